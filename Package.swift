@@ -1,0 +1,90 @@
+// swift-tools-version: 6.0
+//
+// Hark: offline speech-to-intent in the SiriKit model, on Linux.
+// One module per pipeline stage (see ARCHITECTURE.md); C libraries stay
+// behind the `C*` system-library targets at the edges.
+
+import PackageDescription
+
+let package = Package(
+    name: "Hark",
+    products: [
+        .executable(name: "hark", targets: ["hark"]),
+        .library(name: "Hark", targets: ["Hark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // MARK: C libraries (Debian -dev packages)
+        .systemLibrary(
+            name: "CPocketSphinx",
+            pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
+        ),
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CESpeakNG",
+            pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev", "espeak-ng"])]
+        ),
+        .systemLibrary(
+            name: "CSampleRate",
+            pkgConfig: "samplerate",
+            providers: [.apt(["libsamplerate0-dev"])]
+        ),
+
+        // MARK: Pipeline stages
+        /// Audio values, WAV I/O, resampling, endpointing (no device code).
+        .target(name: "HarkAudio", dependencies: ["CSampleRate"]),
+        /// ALSA capture and playback.
+        .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA"]),
+        /// Grammar language, intent graph, FSG/JSGF export, text parser.
+        .target(name: "HarkGrammar"),
+        /// pocketsphinx decoding against the intent graph.
+        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar"]),
+        /// espeak-ng synthesis to PCM.
+        .target(name: "HarkSpeech", dependencies: ["CESpeakNG", "HarkAudio"]),
+        /// SiriKit domain model: intents, parameters, resolution results, response codes.
+        .target(name: "HarkIntents"),
+        /// Handler protocols and the resolve → confirm → handle lifecycle.
+        .target(name: "HarkEngine", dependencies: ["HarkIntents"]),
+        /// Installed apps: their grammars and vocabulary.
+        .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents"]),
+        /// The assistant: audio → recognition → parse → engine → speech.
+        .target(
+            name: "Hark",
+            dependencies: [
+                "HarkAudio", "HarkALSA", "HarkGrammar", "HarkRecognition", "HarkSpeech",
+                "HarkIntents", "HarkEngine", "HarkCatalog",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// Sample apps (MonkeyChat, ...) with their handlers.
+        .target(name: "HarkSampleApps", dependencies: ["Hark", "HarkEngine", "HarkIntents"]),
+        /// The command-line tool: argument parsing and wiring only.
+        .executableTarget(
+            name: "hark",
+            dependencies: [
+                "Hark", "HarkSampleApps",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "HarkAudioTests", dependencies: ["HarkAudio"]),
+        .testTarget(name: "HarkALSATests", dependencies: ["HarkALSA", "HarkAudio"]),
+        .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkAudio", "HarkRecognition"]),
+        .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"]),
+        .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
+        .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
+        .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "hark"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+#include <espeak-ng/speak_lib.h>
+#include <espeak-ng/espeak_ng.h>

@@ -1,0 +1,7 @@
+// Only includes the real headers: pocketsphinx 0.8+5prealpha (Debian 12)
+// and the sphinxbase pieces Hark calls directly (FSG building, logging).
+#include <pocketsphinx.h>
+#include <sphinxbase/err.h>
+#include <sphinxbase/fsg_model.h>
+#include <sphinxbase/jsgf.h>
+#include <sphinxbase/logmath.h>
