@@ -11,6 +11,7 @@ public struct PCMAudio: Sendable, Equatable {
     /// Samples per second.
     public var sampleRate: Int
 
+    /// Audio from float samples in [-1, 1] at `sampleRate` samples per second.
     public init(samples: [Float], sampleRate: Int) {
         self.samples = samples
         self.sampleRate = sampleRate
@@ -22,10 +23,13 @@ public struct PCMAudio: Sendable, Equatable {
     }
 
     /// The samples as signed 16-bit integers, clipped to range.
+    ///
+    /// The scale (32768) is the inverse of ``init(int16:sampleRate:)``, so
+    /// 16-bit audio survives the round trip exactly; NaN becomes 0.
     public func int16Samples() -> [Int16] {
         samples.map { s in
-            let scaled = (s * 32767).rounded()
-            return Int16(max(-32768, min(32767, scaled)))
+            let scaled = (s * 32768).rounded()
+            return scaled.isNaN ? 0 : Int16(max(-32768, min(32767, scaled)))
         }
     }
 

@@ -1,0 +1,45 @@
+/// How ``Endpointer`` decides where utterances begin and end. Durations are
+/// in seconds, levels in dB; negative or NaN durations count as zero.
+public struct EndpointerConfiguration: Sendable, Equatable {
+    /// Silence after speech that ends the utterance.
+    public var trailingSilence: Double
+    /// Audio kept before the detected start of speech, so soft onsets
+    /// ("f", "h") reach the recognizer.
+    public var leadingPadding: Double
+    /// Audio kept after the detected end of speech, for soft endings.
+    public var trailingPadding: Double
+    /// Less speech than this in total is a click or a cough, not an utterance.
+    public var minimumSpeech: Double
+    /// An utterance is cut here even if speech goes on.
+    public var maximumUtterance: Double
+    /// How far above the noise floor a 10 ms frame's energy must be to count as speech.
+    public var speechMargin: Double
+    /// Frames quieter than this (dBFS) are never speech, whatever the noise
+    /// floor; this keeps dither and faint hiss in digital silence out.
+    public var minimumSpeechLevel: Double
+    /// The noise floor is the lowest frame energy seen over this many
+    /// seconds: long enough to span a sentence's pauses, short enough to
+    /// follow a change of background.
+    public var noiseWindow: Double
+
+    /// A configuration; the defaults suit commands spoken to a microphone.
+    public init(
+        trailingSilence: Double = 0.8,
+        leadingPadding: Double = 0.3,
+        trailingPadding: Double = 0.2,
+        minimumSpeech: Double = 0.15,
+        maximumUtterance: Double = 20,
+        speechMargin: Double = 12,
+        minimumSpeechLevel: Double = -60,
+        noiseWindow: Double = 3
+    ) {
+        self.trailingSilence = trailingSilence
+        self.leadingPadding = leadingPadding
+        self.trailingPadding = trailingPadding
+        self.minimumSpeech = minimumSpeech
+        self.maximumUtterance = maximumUtterance
+        self.speechMargin = speechMargin
+        self.minimumSpeechLevel = minimumSpeechLevel
+        self.noiseWindow = noiseWindow
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Headerless signed 16-bit little-endian PCM read from a file handle —
+/// typically standard input, the CLI's `-` — streamed as 16 kHz mono frames
+/// as soon as the bytes arrive.
+///
+/// Interleaved channels are averaged; other rates are resampled with
+/// ``StreamingResampler``. Reading blocks, so it runs on a dedicated thread
+/// rather than on the Swift concurrency pool. If the consumer stops early,
+/// that thread ends after its current read returns.
+public struct RawPCMSource: AudioSource {
+    /// Where the bytes come from.
+    public let fileHandle: FileHandle
+    /// Samples per second per channel in the input.
+    public let sampleRate: Int
+    /// Interleaved channels in the input.
+    public let channels: Int
+    /// Seconds of audio per emitted frame (the last frame may be shorter).
+    public let frameDuration: Double
+    /// A name for messages, e.g. "standard input".
+    public let name: String
+
+    /// A source reading raw PCM from `fileHandle` (by default standard input).
+    public init(
+        fileHandle: FileHandle = .standardInput,
+        sampleRate: Int = PCMAudio.recognitionRate,
+        channels: Int = 1,
+        frameDuration: Double = 0.1,
+        name: String = "standard input"
+    ) {
+        self.fileHandle = fileHandle
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frameDuration = frameDuration
+        self.name = name
+    }
+
+    /// Frames of 16 kHz mono samples until end of input; a read error or an
+    /// impossible rate or channel count ends the stream with an ``AudioError``
+    /// naming this source.
+    public func frames() -> AsyncThrowingStream<[Int16], any Error> {
+        let source = self
+        return AsyncThrowingStream { continuation in
+            let reader = Thread {
+                do throws(AudioError) {
+                    try source.pump(into: continuation)
+                    continuation.finish()
+                } catch {
+                    // Resampler errors name "resampler"; the stream is what the user knows.
+                    continuation.finish(throwing: AudioError(error.kind, source: source.name))
+                }
+            }
+            reader.name = "hark.raw-pcm"
+            reader.start()
+        }
+    }
+
+    /// Reads until end of input, yielding frames; returns early if the consumer has gone.
+    private func pump(into continuation: AsyncThrowingStream<[Int16], any Error>.Continuation) throws(AudioError) {
+        guard (1...WAVFormat.maximumChannels).contains(channels) else {
+            throw AudioError(.invalidRawFormat("\(channels) channels"), source: name)
+        }
+        guard (1...WAVFormat.maximumSampleRate).contains(sampleRate) else {
+            throw AudioError(.invalidRawFormat("\(sampleRate) Hz"), source: name)
+        }
+        let resampler = sampleRate == PCMAudio.recognitionRate ? nil : try StreamingResampler(from: sampleRate)
+        var chunker = FrameChunker(frameDuration: frameDuration)
+        let bytesPerFrame = 2 * channels
+        var buffer = [UInt8](repeating: 0, count: 1 << 15)
+        // Bytes of an incomplete sample frame carried over to the next read.
+        var carry: [UInt8] = []
+
+        /// Yields frames; false once the consumer has stopped listening.
+        func emit(_ frames: [[Int16]]) -> Bool {
+            for frame in frames {
+                if case .terminated = continuation.yield(frame) { return false }
+            }
+            return true
+        }
+
+        while true {
+            let count = FileBytes.readRetryingInterrupts(fileHandle.fileDescriptor, into: &buffer)
+            if count < 0 { throw AudioError(.readFailed(reason: FileBytes.describe(errno)), source: name) }
+            if count == 0 { break }
+            carry.append(contentsOf: buffer[0..<count])
+            let usable = carry.count - carry.count % bytesPerFrame
+            var mono = downmix(carry[0..<usable])
+            carry.removeFirst(usable)
+            if let resampler { mono = try int16(resampler.process(float(mono))) }
+            guard emit(chunker.append(mono)) else { return }
+        }
+        // A trailing partial sample frame in `carry` cannot be decoded and is dropped.
+        if let resampler, !emit(chunker.append(try int16(resampler.finish()))) { return }
+        if let last = chunker.flush() { _ = emit([last]) }
+    }
+
+    /// Little-endian interleaved samples averaged to mono.
+    private func downmix(_ bytes: ArraySlice<UInt8>) -> [Int16] {
+        bytes.withUnsafeBytes { raw in
+            let frames = raw.count / (2 * channels)
+            return (0..<frames).map { frame in
+                var sum = 0
+                for channel in 0..<channels {
+                    let offset = 2 * (frame * channels + channel)
+                    sum += Int(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
+                }
+                return Int16(sum / channels)
+            }
+        }
+    }
+
+    private func float(_ samples: [Int16]) -> [Float] {
+        PCMAudio(int16: samples, sampleRate: sampleRate).samples
+    }
+
+    private func int16(_ samples: [Float]) -> [Int16] {
+        PCMAudio(samples: samples, sampleRate: PCMAudio.recognitionRate).int16Samples()
+    }
+}
