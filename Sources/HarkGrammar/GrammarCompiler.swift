@@ -1,0 +1,140 @@
+/// One grammar as it applies to one app: the grammar file, the app's names
+/// for `<app>`, and the lists its vocabulary supplies.
+public struct GrammarInstance: Sendable {
+    /// The app the intents are routed to.
+    public var app: String
+    public var grammar: GrammarFile
+    /// Only these intents of the grammar (all when nil).
+    public var intents: Set<String>?
+    /// Rules supplied from outside the file, such as `app` (the app's names).
+    public var externalRules: [String: GrammarExpression]
+    /// Lists supplied from outside the file: app and user vocabulary by type.
+    public var externalLists: [String: GrammarExpression]
+
+    public init(app: String, grammar: GrammarFile, intents: Set<String>? = nil,
+                externalRules: [String: GrammarExpression] = [:], externalLists: [String: GrammarExpression] = [:]) {
+        self.app = app
+        self.grammar = grammar
+        self.intents = intents
+        self.externalRules = externalRules
+        self.externalLists = externalLists
+    }
+}
+
+/// Compiles grammar instances into one ``IntentGraph``.
+public enum GrammarCompiler {
+    /// Compiles the instances into one graph.
+    ///
+    /// - Throws: ``GrammarError`` for undefined or recursive rules, undefined
+    ///   slots and empty lists, naming where they are used.
+    public static func compile(_ instances: [GrammarInstance]) throws(GrammarError) -> IntentGraph {
+        var graph = IntentGraph()
+        graph.start = graph.addState()
+        for instance in instances {
+            var builder = Builder(instance: instance)
+            for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
+                let entry = graph.addState()
+                graph.addArc(from: graph.start, to: entry,
+                             .beginIntent(app: instance.app, intent: intent.name))
+                let final = graph.addState()
+                graph.finals[final] = IntentKey(app: instance.app, intent: intent.name)
+                for sentence in intent.sentences {
+                    try builder.emit(sentence, from: entry, to: final, into: &graph)
+                }
+            }
+        }
+        return graph
+    }
+
+    struct Builder {
+        let instance: GrammarInstance
+        var ruleStack: [String] = []
+        var slotStack: [String] = []
+        /// Free-text loops by (slot, state after the slot): sentences that end
+        /// in the same free-text slot share one dictation loop, which keeps
+        /// the recognizer's search small.
+        var freeTextLoops: [FreeTextKey: Int] = [:]
+
+        struct FreeTextKey: Hashable {
+            var slot: String
+            var exit: Int
+        }
+
+        mutating func emit(_ expression: GrammarExpression, from: Int, to: Int, into graph: inout IntentGraph) throws(GrammarError) {
+            switch expression {
+            case .word(let w):
+                graph.addArc(from: from, to: to, .word(w))
+            case .sequence(let items):
+                guard !items.isEmpty else {
+                    graph.addArc(from: from, to: to, .epsilon)
+                    return
+                }
+                var current = from
+                for (i, item) in items.enumerated() {
+                    let next = i == items.count - 1 ? to : graph.addState()
+                    try emit(item, from: current, to: next, into: &graph)
+                    current = next
+                }
+            case .alternatives(let items):
+                for item in items {
+                    // Each alternative gets its own entry so arcs never share
+                    // a state across alternatives (keeps the graph a clean NFA).
+                    let entry = graph.addState()
+                    graph.addArc(from: from, to: entry, .epsilon)
+                    try emit(item, from: entry, to: to, into: &graph)
+                }
+            case .optional(let inner):
+                graph.addArc(from: from, to: to, .epsilon)
+                try emit(inner, from: from, to: to, into: &graph)
+            case .value(let spoken, let canonical):
+                let mid = graph.addState()
+                graph.addArc(from: from, to: mid, .value(canonical))
+                try emit(spoken, from: mid, to: to, into: &graph)
+            case .rule(let name, let location):
+                if let cycleStart = ruleStack.firstIndex(of: name) {
+                    throw GrammarError(.recursiveRule(Array(ruleStack[cycleStart...]) + [name]), at: location)
+                }
+                guard let body = instance.grammar.rules[name] ?? instance.externalRules[name] else {
+                    throw GrammarError(.undefinedRule(name), at: location)
+                }
+                ruleStack.append(name)
+                try emit(body, from: from, to: to, into: &graph)
+                ruleStack.removeLast()
+            case .slot(let name, let location):
+                guard !slotStack.contains(name) else {
+                    throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)
+                }
+                let source = instance.grammar.slots[name] ?? .list(name)
+                if source == .text, let shared = freeTextLoops[FreeTextKey(slot: name, exit: to)] {
+                    graph.addArc(from: from, to: shared, .epsilon)
+                    return
+                }
+                let entry = graph.addState()
+                graph.addArc(from: from, to: entry, .epsilon)
+                let inner = graph.addState()
+                let exit = graph.addState()
+                graph.addArc(from: entry, to: inner, .beginSlot(name))
+                graph.addArc(from: exit, to: to, .endSlot(name))
+                switch source {
+                case .text:
+                    freeTextLoops[FreeTextKey(slot: name, exit: to)] = entry
+                    // One or more words of dictation.
+                    let afterWord = graph.addState()
+                    graph.addArc(from: inner, to: afterWord, .anyWord)
+                    graph.addArc(from: afterWord, to: inner, .epsilon)
+                    graph.addArc(from: afterWord, to: exit, .epsilon)
+                case .list(let listName):
+                    guard let values = instance.grammar.lists[listName] ?? instance.externalLists[listName] else {
+                        throw GrammarError(.undefinedSlot(name), at: location)
+                    }
+                    // An empty list from vocabulary (no contacts yet) just
+                    // leaves this path unreachable; the grammar's own lists
+                    // are checked when the file is parsed.
+                    slotStack.append(name)
+                    try emit(values, from: inner, to: exit, into: &graph)
+                    slotStack.removeLast()
+                }
+            }
+        }
+    }
+}

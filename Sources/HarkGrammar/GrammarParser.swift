@@ -1,0 +1,283 @@
+/// Reads Hark grammar files (`*.hark`) into a ``GrammarFile``.
+///
+/// The format is line-oriented: `rule`, `list`, `slot` and `intent`
+/// declarations at the left margin, their alternatives either after `=` on
+/// the same line or on the indented lines below a trailing `:`. `#` starts a
+/// comment. `docs/grammar.md` describes every construct with examples.
+public enum GrammarParser {
+    /// Parses grammar source text.
+    ///
+    /// - Parameters:
+    ///   - text: The grammar source.
+    ///   - path: The file name used in error messages.
+    /// - Throws: ``GrammarError`` naming file, line and column.
+    public static func parse(_ text: String, path: String) throws(GrammarError) -> GrammarFile {
+        var file = GrammarFile(path: path)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var index = 0
+
+        func location(_ line: Int, _ column: Int) -> SourceLocation {
+            SourceLocation(file: path, line: line + 1, column: column + 1)
+        }
+
+        while index < lines.count {
+            let raw = stripComment(lines[index])
+            let lineNumber = index
+            index += 1
+            if raw.allSatisfy(\.isWhitespace) { continue }
+            if raw.first!.isWhitespace {
+                throw GrammarError(.syntax("indented line outside a 'rule', 'list' or 'intent' block"),
+                                   at: location(lineNumber, raw.prefix { $0.isWhitespace }.count))
+            }
+            // Header: KEYWORD NAME (= body | : [body] | : TYPE for slots)
+            let (keyword, afterKeyword) = splitWord(raw, from: 0)
+            let (name, afterName) = splitWord(raw, from: afterKeyword)
+            guard ["rule", "list", "slot", "intent"].contains(keyword) else {
+                throw GrammarError(.syntax("expected 'rule', 'list', 'slot' or 'intent', found '\(keyword)'"),
+                                   at: location(lineNumber, 0))
+            }
+            guard !name.isEmpty, name.allSatisfy(isNameCharacter) else {
+                throw GrammarError(.syntax("expected a name after '\(keyword)'"),
+                                   at: location(lineNumber, afterKeyword))
+            }
+            let rest = Array(raw)[afterName...].drop { $0 == " " || $0 == "\t" }
+            let restColumn = raw.count - rest.count
+            guard let marker = rest.first, marker == "=" || marker == ":" else {
+                throw GrammarError(.syntax("expected '=' or ':' after '\(keyword) \(name)'"),
+                                   at: location(lineNumber, restColumn))
+            }
+            if file.locations[name] != nil, keyword != "slot" || file.slots[name] != nil {
+                throw GrammarError(.duplicateDefinition(name), at: location(lineNumber, afterKeyword + 1))
+            }
+            file.locations[name] = location(lineNumber, afterKeyword + 1)
+            let inlineBody = String(rest.dropFirst())
+            let inlineColumn = restColumn + 1
+
+            if keyword == "slot" {
+                let type = inlineBody.trimmingWhitespace()
+                guard marker == ":", !type.isEmpty else {
+                    throw GrammarError(.syntax("expected 'slot \(name): text' or 'slot \(name): LIST'"),
+                                       at: location(lineNumber, restColumn))
+                }
+                file.slots[name] = type == "text" ? .text : .list(type)
+                continue
+            }
+
+            // Collect the body lines: the inline part and/or the indented block.
+            var bodies: [(text: String, line: Int, column: Int)] = []
+            if !inlineBody.allSatisfy(\.isWhitespace) {
+                bodies.append((inlineBody, lineNumber, inlineColumn))
+            }
+            if marker == ":" {
+                while index < lines.count {
+                    let next = stripComment(lines[index])
+                    if next.allSatisfy(\.isWhitespace) { index += 1; continue }
+                    guard next.first!.isWhitespace else { break }
+                    bodies.append((next, index, 0))
+                    index += 1
+                }
+            }
+            guard !bodies.isEmpty else {
+                throw GrammarError(keyword == "list" ? .emptyList(name) : .syntax("'\(keyword) \(name)' has no alternatives"),
+                                   at: location(lineNumber, afterKeyword + 1))
+            }
+
+            switch keyword {
+            case "rule":
+                var alternatives: [GrammarExpression] = []
+                for body in bodies {
+                    alternatives.append(try ExpressionParser.parse(body.text, path: path, line: body.line, column: body.column))
+                }
+                file.rules[name] = alternatives.count == 1 ? alternatives[0] : .alternatives(alternatives)
+            case "list":
+                var values: [GrammarExpression] = []
+                for body in bodies {
+                    values += try ExpressionParser.parseListValues(body.text, path: path, line: body.line, column: body.column)
+                }
+                file.lists[name] = .alternatives(values)
+            default: // intent
+                var sentences: [GrammarExpression] = []
+                for body in bodies {
+                    sentences.append(try ExpressionParser.parse(body.text, path: path, line: body.line, column: body.column))
+                }
+                file.intents.append(IntentDefinition(name: name, sentences: sentences,
+                                                     location: location(lineNumber, afterKeyword + 1)))
+            }
+        }
+        return file
+    }
+
+    /// Parses one template expression, such as `send [a] message to {recipients}`.
+    ///
+    /// - Throws: ``GrammarError`` naming `path`, line 1 and the column.
+    public static func parseExpression(_ text: String, path: String = "<expression>") throws(GrammarError) -> GrammarExpression {
+        try ExpressionParser.parse(text, path: path, line: 0, column: 0)
+    }
+
+    static func isNameCharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "_" || c == "-" || c == "."
+    }
+
+    private static func stripComment(_ line: String) -> String {
+        guard let hash = line.firstIndex(of: "#") else { return line }
+        return String(line[..<hash])
+    }
+
+    /// The word starting at `from` (after spaces) and the offset after it.
+    private static func splitWord(_ line: String, from: Int) -> (String, Int) {
+        let chars = Array(line)
+        var i = from
+        while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 }
+        let start = i
+        while i < chars.count, isNameCharacter(chars[i]) { i += 1 }
+        return (String(chars[start..<i]), i)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}
+
+/// Parses one template expression: words, `( a | b )`, `[optional]`,
+/// `<rule>`, `{slot}`.
+struct ExpressionParser {
+    let chars: [Character]
+    let path: String
+    let line: Int
+    let column: Int
+    var position = 0
+
+    static func parse(_ text: String, path: String, line: Int, column: Int) throws(GrammarError) -> GrammarExpression {
+        var parser = ExpressionParser(chars: Array(text), path: path, line: line, column: column)
+        let expression = try parser.parseAlternatives(closing: nil)
+        return expression
+    }
+
+    /// A list body: `value [=> canonical] | value [=> canonical] ...`.
+    static func parseListValues(_ text: String, path: String, line: Int, column: Int) throws(GrammarError) -> [GrammarExpression] {
+        var values: [GrammarExpression] = []
+        var parser = ExpressionParser(chars: Array(text), path: path, line: line, column: column)
+        while true {
+            parser.skipSpaces()
+            let spoken = try parser.parseSequence(stopAtArrow: true)
+            if case .sequence(let items) = spoken, items.isEmpty {
+                throw parser.error("empty list value")
+            }
+            parser.skipSpaces()
+            if parser.peek("=>") {
+                parser.position += 2
+                parser.skipSpaces()
+                let start = parser.position
+                while parser.position < parser.chars.count, parser.chars[parser.position] != "|" { parser.position += 1 }
+                let canonical = String(parser.chars[start..<parser.position]).trimmingWhitespace()
+                guard !canonical.isEmpty else { throw parser.error("expected a value after '=>'") }
+                values.append(.value(spoken: spoken, canonical: canonical))
+            } else {
+                values.append(.value(spoken: spoken, canonical: spoken.spokenText))
+            }
+            parser.skipSpaces()
+            if parser.position >= parser.chars.count { break }
+            guard parser.chars[parser.position] == "|" else { throw parser.error("expected '|' or '=>'") }
+            parser.position += 1
+        }
+        return values
+    }
+
+    func error(_ message: String) -> GrammarError {
+        GrammarError(.syntax(message), at: SourceLocation(file: path, line: line + 1, column: column + position + 1))
+    }
+
+    mutating func skipSpaces() {
+        while position < chars.count, chars[position] == " " || chars[position] == "\t" || chars[position] == "\r" {
+            position += 1
+        }
+    }
+
+    func peek(_ s: String) -> Bool {
+        let target = Array(s)
+        guard position + target.count <= chars.count else { return false }
+        return Array(chars[position..<position + target.count]) == target
+    }
+
+    mutating func parseAlternatives(closing: Character?) throws(GrammarError) -> GrammarExpression {
+        var alternatives: [GrammarExpression] = []
+        while true {
+            let sequence = try parseSequence(stopAtArrow: false)
+            if case .sequence(let items) = sequence, items.isEmpty {
+                throw error(closing == nil && alternatives.isEmpty && position >= chars.count
+                    ? "expected words, '(', '[', '<rule>' or '{slot}'"
+                    : "empty alternative; use [ ... ] for an optional part")
+            }
+            alternatives.append(sequence)
+            skipSpaces()
+            if position >= chars.count {
+                if let closing { throw error("expected '\(closing)' before the end of the line") }
+                break
+            }
+            let c = chars[position]
+            if c == "|" { position += 1; continue }
+            if let closing, c == closing { position += 1; break }
+            throw error("unexpected '\(c)'")
+        }
+        return alternatives.count == 1 ? alternatives[0] : .alternatives(alternatives)
+    }
+
+    mutating func parseSequence(stopAtArrow: Bool) throws(GrammarError) -> GrammarExpression {
+        var items: [GrammarExpression] = []
+        while true {
+            skipSpaces()
+            guard position < chars.count else { break }
+            let c = chars[position]
+            if c == "|" || c == ")" || c == "]" { break }
+            if stopAtArrow, peek("=>") { break }
+            switch c {
+            case "(":
+                position += 1
+                items.append(try parseAlternatives(closing: ")"))
+            case "[":
+                position += 1
+                items.append(.optional(try parseAlternatives(closing: "]")))
+            case "<", "{":
+                let close: Character = c == "<" ? ">" : "}"
+                let start = position
+                position += 1
+                let nameStart = position
+                while position < chars.count, GrammarParser.isNameCharacter(chars[position]) { position += 1 }
+                let name = String(chars[nameStart..<position])
+                guard !name.isEmpty, position < chars.count, chars[position] == close else {
+                    position = start
+                    throw error("expected a name and '\(close)' after '\(c)'")
+                }
+                position += 1
+                let loc = SourceLocation(file: path, line: line + 1, column: column + start + 1)
+                items.append(c == "<" ? .rule(name, loc) : .slot(name, loc))
+            default:
+                guard isWordCharacter(c) else { throw error("unexpected '\(c)'") }
+                let start = position
+                while position < chars.count, isWordCharacter(chars[position]) { position += 1 }
+                items.append(.word(String(chars[start..<position]).lowercased()))
+            }
+        }
+        return items.count == 1 ? items[0] : .sequence(items)
+    }
+
+    func isWordCharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "'" || c == "-" || c == "." || c == "_"
+    }
+}
+
+extension GrammarExpression {
+    /// The words of the first path through this expression, for canonical values.
+    var spokenText: String {
+        switch self {
+        case .word(let w): return w
+        case .sequence(let items): return items.map(\.spokenText).filter { !$0.isEmpty }.joined(separator: " ")
+        case .alternatives(let items): return items.first?.spokenText ?? ""
+        case .optional: return ""
+        case .rule(let name, _), .slot(let name, _): return name
+        case .value(_, let canonical): return canonical
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// How names and vocabulary strings are spoken, as grammar words.
+public enum SpokenForm {
+    /// Abbreviations read out in full.
+    static let expansions: [String: [String]] = [
+        "jr": ["junior"], "sr": ["senior"], "dr": ["doctor"], "mr": ["mister"], "mrs": ["missus"],
+        "st": ["saint"], "&": ["and"],
+    ]
+
+    /// The words a name is spoken as: camel case split ("MonkeyChat" →
+    /// "monkey chat", "ListOMat" → "list o mat"), lower-cased, punctuation
+    /// dropped and abbreviations expanded ("Bobo Jr." → "bobo junior").
+    public static func words(of name: String) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        let chars = Array(name)
+        for (i, c) in chars.enumerated() {
+            if c.isLetter || c.isNumber || c == "'" {
+                if c.isUppercase, !current.isEmpty {
+                    let previous = chars[i - 1]
+                    let nextIsLower = i + 1 < chars.count && chars[i + 1].isLowercase
+                    if previous.isLowercase || previous.isNumber || (previous.isUppercase && nextIsLower) {
+                        pieces.append(current)
+                        current = ""
+                    }
+                }
+                current.append(c)
+            } else if c == "&" {
+                if !current.isEmpty { pieces.append(current); current = "" }
+                pieces.append("&")
+            } else if !current.isEmpty {
+                pieces.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces.flatMap { piece -> [String] in
+            let lower = piece.lowercased()
+            return expansions[lower] ?? [lower]
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/// A slot filled by a parse.
+public struct SlotValue: Sendable, Equatable, Hashable {
+    public var name: String
+    /// The words as spoken.
+    public var raw: String
+    /// The canonical value (a list synonym's value), or the raw words.
+    public var value: String
+
+    public init(name: String, raw: String, value: String) {
+        self.name = name
+        self.raw = raw
+        self.value = value
+    }
+}
+
+/// One way of reading a sentence: which app and intent, with which slots.
+public struct Parse: Sendable, Equatable {
+    public var app: String
+    public var intent: String
+    public var slots: [SlotValue]
+    /// Lower is better: words skipped and free-text words cost more than
+    /// words the grammar names.
+    public var cost: Double
+    /// Input words the parse ignored as filler.
+    public var skipped: [String]
+
+    /// The slot values by name (the first when a slot repeats).
+    public var slotValues: [String: String] {
+        var result: [String: String] = [:]
+        for slot in slots where result[slot.name] == nil { result[slot.name] = slot.value }
+        return result
+    }
+}
+
+/// Reads text into ranked parses by walking the intent graph.
+///
+/// Case and punctuation are ignored, a leading wake phrase ("hey siri") and
+/// filler words ("um", "uh") may be skipped, and anything else the grammar
+/// cannot account for makes the sentence "not understood" (no parse) rather
+/// than a guess.
+public struct TextParser: Sendable {
+    public let graph: IntentGraph
+    /// Words that may be dropped anywhere at a small cost.
+    public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so"]
+    /// Phrases that may open a request and are ignored.
+    public var wakePhrases: [[String]] = [["hey", "siri"], ["hey", "hark"], ["ok", "hark"], ["siri"], ["hark"]]
+
+    static let fillerCost = 0.5
+    static let freeTextCost = 0.2
+
+    public init(graph: IntentGraph) {
+        self.graph = graph
+    }
+
+    /// The words of `text` as the grammar spells them: lower-cased,
+    /// punctuation removed, camel case split and abbreviations read out
+    /// ("MonkeyChat, Bobo Jr.!" → ["monkey", "chat", "bobo", "junior"]).
+    public static func tokenize(_ text: String) -> [String] {
+        SpokenForm.words(of: text)
+    }
+
+    /// The parses of `text`, best first, at most one per app and intent.
+    public func parse(_ text: String) -> [Parse] {
+        var tokens = Self.tokenize(text)
+        for phrase in wakePhrases where tokens.starts(with: phrase) && tokens.count > phrase.count {
+            tokens.removeFirst(phrase.count)
+            break
+        }
+        return parse(tokens: tokens)
+    }
+
+    /// The parses of already tokenised words, best first.
+    public func parse(tokens: [String]) -> [Parse] {
+        guard !tokens.isEmpty, graph.stateCount > 0 else { return [] }
+        var frontier = closure([graph.start: Hypothesis(cost: 0, path: nil)])
+        for token in tokens {
+            var next: [Int: Hypothesis] = [:]
+            func offer(_ state: Int, _ hyp: Hypothesis) {
+                if let existing = next[state], existing.cost <= hyp.cost { return }
+                next[state] = hyp
+            }
+            for (state, hyp) in frontier {
+                for arc in graph.arcs[state] {
+                    switch arc.label {
+                    case .word(let w) where w == token:
+                        offer(arc.to, Hypothesis(cost: hyp.cost, path: PathNode(.word(token), hyp.path)))
+                    case .anyWord:
+                        offer(arc.to, Hypothesis(cost: hyp.cost + Self.freeTextCost, path: PathNode(.word(token), hyp.path)))
+                    default:
+                        break
+                    }
+                }
+                if fillers.contains(token) {
+                    offer(state, Hypothesis(cost: hyp.cost + Self.fillerCost, path: PathNode(.skip(token), hyp.path)))
+                }
+            }
+            if next.isEmpty { return [] }
+            frontier = closure(next)
+        }
+        var parses: [Parse] = []
+        for (state, key) in graph.finals {
+            guard let hyp = frontier[state] else { continue }
+            parses.append(makeParse(key: key, hypothesis: hyp))
+        }
+        return parses.sorted { ($0.cost, $0.app, $0.intent) < ($1.cost, $1.app, $1.intent) }
+    }
+
+    // MARK: - Search
+
+    final class PathNode: @unchecked Sendable {
+        enum Step { case word(String), skip(String), tag(ArcLabel) }
+        let step: Step
+        let parent: PathNode?
+        init(_ step: Step, _ parent: PathNode?) {
+            self.step = step
+            self.parent = parent
+        }
+    }
+
+    struct Hypothesis {
+        var cost: Double
+        var path: PathNode?
+    }
+
+    /// Follows arcs that consume no word, keeping the cheapest way to each state.
+    private func closure(_ seeds: [Int: Hypothesis]) -> [Int: Hypothesis] {
+        var best = seeds
+        var queue = Array(seeds.keys)
+        while let state = queue.popLast() {
+            guard let hyp = best[state] else { continue }
+            for arc in graph.arcs[state] where !arc.label.consumesWord {
+                let path: PathNode? = arc.label == .epsilon ? hyp.path : PathNode(.tag(arc.label), hyp.path)
+                if let existing = best[arc.to], existing.cost <= hyp.cost { continue }
+                best[arc.to] = Hypothesis(cost: hyp.cost, path: path)
+                queue.append(arc.to)
+            }
+        }
+        return best
+    }
+
+    private func makeParse(key: IntentKey, hypothesis: Hypothesis) -> Parse {
+        var steps: [PathNode.Step] = []
+        var node = hypothesis.path
+        while let n = node {
+            steps.append(n.step)
+            node = n.parent
+        }
+        steps.reverse()
+
+        var slots: [SlotValue] = []
+        var skipped: [String] = []
+        // Open slots, innermost last: name, words, canonical value.
+        var open: [(name: String, words: [String], value: String?)] = []
+        for step in steps {
+            switch step {
+            case .word(let w):
+                for i in open.indices { open[i].words.append(w) }
+            case .skip(let w):
+                skipped.append(w)
+            case .tag(.beginSlot(let name)):
+                open.append((name, [], nil))
+            case .tag(.value(let canonical)):
+                if !open.isEmpty, open[open.count - 1].value == nil { open[open.count - 1].value = canonical }
+            case .tag(.endSlot(let name)):
+                guard let index = open.lastIndex(where: { $0.name == name }) else { continue }
+                let slot = open.remove(at: index)
+                let raw = slot.words.joined(separator: " ")
+                slots.append(SlotValue(name: name, raw: raw, value: slot.value ?? raw))
+            case .tag:
+                break
+            }
+        }
+        return Parse(app: key.app, intent: key.intent, slots: slots, cost: hypothesis.cost, skipped: skipped)
+    }
+}

@@ -1,0 +1,139 @@
+import HarkGrammar
+import Testing
+
+/// A small messaging grammar in Hark's language, used across these tests.
+let messagingGrammar = """
+# comment lines and trailing comments are ignored
+slot recipients: contacts
+slot content: text
+
+list contacts:
+    bobo
+    bobo the great => Bobo the Great
+    little bobo => Little Bobo
+
+rule message = message | text   # two words for the same thing
+rule app = monkey chat
+
+intent INSendMessageIntent:
+    send [a] <message> to {recipients} [on <app>] [saying {content}]
+    <app> {recipients} {content}
+"""
+
+func compile(_ text: String, path: String = "test.hark") throws -> IntentGraph {
+    let file = try GrammarParser.parse(text, path: path)
+    return try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
+}
+
+@Suite("Grammar language")
+struct GrammarLanguageTests {
+    @Test("declarations are read into rules, lists, slots and intents")
+    func readsDeclarations() throws {
+        let file = try GrammarParser.parse(messagingGrammar, path: "m.hark")
+        #expect(Set(file.rules.keys) == ["message", "app"])
+        #expect(file.lists.keys.sorted() == ["contacts"])
+        #expect(file.slots["content"] == .text)
+        #expect(file.slots["recipients"] == .list("contacts"))
+        #expect(file.intents.map(\.name) == ["INSendMessageIntent"])
+        #expect(file.intents[0].sentences.count == 2)
+        #expect(file.locations["message"] == SourceLocation(file: "m.hark", line: 10, column: 6))
+    }
+
+    @Test("syntax errors name file, line and column and what was expected", arguments: [
+        ("intent X:\n    send (a | b\n", "g.hark:2:16: error: expected ')' before the end of the line"),
+        ("intent X:\n    send [a\n", "g.hark:2:12: error: expected ']' before the end of the line"),
+        ("intent X:\n    send (a | ) more\n", "g.hark:2:15: error: empty alternative; use [ ... ] for an optional part"),
+        ("intent X:\n    send <msg\n", "g.hark:2:10: error: expected a name and '>' after '<'"),
+        ("intnet X:\n    hello\n", "g.hark:1:1: error: expected 'rule', 'list', 'slot' or 'intent', found 'intnet'"),
+        ("rule a = x\nrule a = y\n", "g.hark:2:6: error: 'a' is defined twice"),
+        ("list empty:\n", "g.hark:1:6: error: 'empty' has no values"),
+        ("  hello\n", "g.hark:1:3: error: indented line outside a 'rule', 'list' or 'intent' block"),
+        ("intent X:\n    send ) now\n", "g.hark:2:10: error: unexpected ')'"),
+    ])
+    func syntaxErrors(source: String, message: String) {
+        #expect(throws: GrammarError.self) { try GrammarParser.parse(source, path: "g.hark") }
+        do {
+            _ = try GrammarParser.parse(source, path: "g.hark")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("undefined and recursive rules are reported where they are used")
+    func compileErrors() throws {
+        #expect(throws: GrammarError(.undefinedRule("nope"), at: SourceLocation(file: "u.hark", line: 2, column: 11))) {
+            try compile("intent X:\n    hello <nope>\n", path: "u.hark")
+        }
+        #expect(throws: GrammarError(.recursiveRule(["a", "b", "a"]), at: SourceLocation(file: "r.hark", line: 2, column: 12))) {
+            try compile("rule a = x <b>\nrule b = y <a>\nintent X:\n    go <a>\n", path: "r.hark")
+        }
+        #expect(throws: GrammarError(.undefinedSlot("who"), at: SourceLocation(file: "s.hark", line: 2, column: 10))) {
+            try compile("intent X:\n    call {who}\n", path: "s.hark")
+        }
+    }
+}
+
+@Suite("Text parser")
+struct TextParserTests {
+    @Test("phrasings map to the intent with slots", arguments: [
+        ("send a message to bobo on monkey chat saying please send more bananas", "bobo", "please send more bananas"),
+        ("Send a text to Little Bobo saying hello there!", "Little Bobo", "hello there"),
+        ("monkey chat bobo the great these were great bananas", "Bobo the Great", "these were great bananas"),
+        ("monkey chat bobo please send more bananas", "bobo", "please send more bananas"),
+    ])
+    func parses(text: String, recipient: String, content: String) throws {
+        let parser = TextParser(graph: try compile(messagingGrammar))
+        let parses = parser.parse(text)
+        let best = try #require(parses.first)
+        #expect(best.app == "MonkeyChat")
+        #expect(best.intent == "INSendMessageIntent")
+        #expect(best.slotValues["recipients"] == recipient)
+        #expect(best.slotValues["content"] == content)
+    }
+
+    @Test("canonical values keep the raw words too")
+    func rawAndCanonical() throws {
+        let parser = TextParser(graph: try compile(messagingGrammar))
+        let best = try #require(parser.parse("send a message to little bobo").first)
+        #expect(best.slots == [SlotValue(name: "recipients", raw: "little bobo", value: "Little Bobo")])
+    }
+
+    @Test("typed text is tokenised as the grammar spells it")
+    func tokenizer() {
+        #expect(TextParser.tokenize("MonkeyChat, Bobo Jr.!") == ["monkey", "chat", "bobo", "junior"])
+        #expect(TextParser.tokenize("In ListOMat add apples") == ["in", "list", "o", "mat", "add", "apples"])
+        #expect(TextParser.tokenize("  don't   STOP ") == ["don't", "stop"])
+    }
+
+    @Test("a wake phrase and filler words are skipped")
+    func fillers() throws {
+        let parser = TextParser(graph: try compile(messagingGrammar))
+        let best = try #require(parser.parse("Hey Siri, um, send a message to bobo").first)
+        #expect(best.slotValues["recipients"] == "bobo")
+        #expect(best.skipped == ["um"])
+    }
+
+    @Test("sentences outside the grammar are not understood", arguments: [
+        "what is the weather like today",
+        "send a message to alice",
+        "send a message",
+        "",
+        "monkey chat",
+    ])
+    func rejects(text: String) throws {
+        let parser = TextParser(graph: try compile(messagingGrammar))
+        #expect(parser.parse(text).isEmpty)
+    }
+
+    @Test("the same sentence for two apps gives one parse per app")
+    func twoApps() throws {
+        let file = try GrammarParser.parse("intent Hello:\n    hello [<app>]\n", path: "h.hark")
+        let graph = try GrammarCompiler.compile([
+            GrammarInstance(app: "A", grammar: file, externalRules: ["app": .word("alpha")]),
+            GrammarInstance(app: "B", grammar: file, externalRules: ["app": .word("beta")]),
+        ])
+        let parser = TextParser(graph: graph)
+        #expect(parser.parse("hello").map(\.app) == ["A", "B"])
+        #expect(parser.parse("hello beta").map(\.app) == ["B"])
+    }
+}
