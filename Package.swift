@@ -42,8 +42,10 @@ let package = Package(
         // MARK: Pipeline stages
         /// Audio values, WAV I/O, resampling, endpointing (no device code).
         .target(name: "HarkAudio", dependencies: ["CSampleRate"]),
+        /// What Swift cannot express of ALSA's API (its variadic error handler).
+        .target(name: "CALSAShims", dependencies: ["CALSA"]),
         /// ALSA capture and playback.
-        .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA"]),
+        .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA", "CALSAShims"]),
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
         .target(name: "HarkGrammar"),
         /// pocketsphinx decoding against the intent graph.
@@ -65,13 +67,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// `hark bench`: scoring labelled audio through the whole pipeline.
+        .target(name: "HarkBench", dependencies: ["Hark", "HarkGrammar"]),
         /// Sample apps (MonkeyChat, ...) with their handlers.
         .target(name: "HarkSampleApps", dependencies: ["Hark", "HarkEngine", "HarkIntents"]),
         /// The command-line tool: argument parsing and wiring only.
         .executableTarget(
             name: "hark",
             dependencies: [
-                "Hark", "HarkSampleApps",
+                "Hark", "HarkSampleApps", "HarkBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -79,12 +83,12 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "HarkAudioTests", dependencies: ["HarkAudio"]),
-        .testTarget(name: "HarkALSATests", dependencies: ["HarkALSA", "HarkAudio"]),
+        .testTarget(name: "HarkALSATests", dependencies: ["HarkALSA", "HarkAudio", "CALSA"]),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkAudio", "HarkRecognition"]),
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"]),
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
-        .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "hark"]),
+        .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],
     swiftLanguageModes: [.v6]
 )

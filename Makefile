@@ -1,0 +1,25 @@
+# Hark's two entry points. Each installs what it needs first (Debian
+# packages via scripts/setup.sh), so both work on a fresh machine.
+
+FIXTURE ?= audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
+
+.PHONY: setup build demo test fixtures
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	swift build -c release
+
+## Replay the shipped default fixture through the whole pipeline.
+demo: build
+	.build/release/hark replay $(FIXTURE) --speak-to /tmp/hark-answer.wav
+	@echo "(Hark's spoken answer is in /tmp/hark-answer.wav)"
+
+## Run the test suite.
+test: setup
+	swift test
+
+## Re-synthesise audio-fixtures/ (espeak-ng and flite voices).
+fixtures: setup
+	python3 scripts/make-fixtures.py

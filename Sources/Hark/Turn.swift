@@ -1,0 +1,28 @@
+/// One turn of a conversation, as shown and as printed with `--json`.
+public struct Turn: Sendable, Codable, Equatable {
+    /// What Hark heard (or read, for typed turns).
+    public var heard: String
+    /// Recognition confidence, 0...1 (1 for typed turns).
+    public var confidence: Double
+    public var app: String?
+    public var intent: String?
+    /// Parameter name → value, as resolved so far.
+    public var slots: [String: String]
+    /// What Hark said.
+    public var speech: String
+    /// The response code (`success`, `failure`, ...), `prompt` while asking,
+    /// `notUnderstood` when nothing matched, `cancelled`.
+    public var code: String
+    /// Whether Hark is waiting for an answer.
+    public var prompt: Bool
+    /// Seconds of audio decoded (0 for typed turns).
+    public var audioSeconds: Double
+    /// Seconds spent decoding.
+    public var decodeSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case heard, confidence, app, intent, slots, speech, code, prompt
+        case audioSeconds = "audio_seconds"
+        case decodeSeconds = "decode_seconds"
+    }
+}

@@ -1,0 +1,14 @@
+import HarkAudio
+
+/// The audio of one user turn from a WAV file: decoded, down-mixed,
+/// resampled to 16 kHz, and trimmed to the speech the endpointer finds, so
+/// leading and trailing silence do not change what is heard.
+public enum TurnAudio {
+    /// - Throws: ``AudioError`` naming the file when it cannot be used.
+    public static func read(path: String, configuration: EndpointerConfiguration = EndpointerConfiguration()) throws -> [Int16] {
+        let audio = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+        // All of it when no speech is found, so a quiet speaker is still
+        // decoded rather than dropped.
+        return (try Endpointer.trim(audio, configuration: configuration) ?? audio).int16Samples()
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Hark
+import HarkGrammar
+
+/// How one utterance came out.
+public struct UtteranceResult: Sendable, Codable {
+    public var audio: String
+    public var expectedIntent: String?
+    public var expectedSlots: [String: String]
+    public var heard: String
+    public var intent: String?
+    public var slots: [String: String]
+    /// Intent right and every labelled slot exactly right (trimmed); for
+    /// out-of-grammar audio, rejected.
+    public var accepted: Bool
+    public var intentCorrect: Bool
+    /// Word edits against the reference text, and its length.
+    public var wordErrors: Int
+    public var referenceWords: Int
+    public var audioSeconds: Double
+    public var decodeSeconds: Double
+    /// From having all the audio to having the intent.
+    public var latencySeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case audio, heard, intent, slots, accepted
+        case expectedIntent = "expected_intent", expectedSlots = "expected_slots"
+        case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
+        case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
+    }
+}
+
+/// The figures of a benchmark run.
+public struct BenchReport: Sendable, Codable {
+    public struct Latency: Sendable, Codable { public var p50: Double; public var p95: Double }
+
+    public var utterances: Int
+    public var commandAcceptance: Double
+    public var intentAccuracy: Double
+    public var wer: Double
+    /// Out-of-grammar utterances given an intent, over all out-of-grammar utterances.
+    public var falseAcceptRate: Double?
+    public var rtf: Double
+    public var latencyMs: Latency
+    public var errors: [UtteranceResult]
+
+    enum CodingKeys: String, CodingKey {
+        case utterances, wer, rtf, errors
+        case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
+        case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
+    }
+
+    /// The report as a Markdown table.
+    public var markdown: String {
+        func pct(_ x: Double) -> String { String(format: "%.1f%%", x * 100) }
+        var lines = [
+            "| measure | value |", "|---|---|",
+            "| utterances | \(utterances) |",
+            "| command acceptance | \(pct(commandAcceptance)) |",
+            "| intent accuracy | \(pct(intentAccuracy)) |",
+            "| word error rate | \(pct(wer)) |",
+        ]
+        if let falseAcceptRate { lines.append("| false accepts (out of grammar) | \(pct(falseAcceptRate)) |") }
+        lines += [
+            "| decoding real-time factor | \(String(format: "%.3f", rtf)) |",
+            "| latency p50 / p95 | \(String(format: "%.0f / %.0f ms", latencyMs.p50, latencyMs.p95)) |",
+        ]
+        if !errors.isEmpty {
+            lines += ["", "Errors (expected → got):", ""]
+            for e in errors {
+                let expected = ([e.expectedIntent ?? "reject"] + e.expectedSlots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+                let got = ([e.intent ?? "reject"] + e.slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+                lines.append("- `\(URL(fileURLWithPath: e.audio).lastPathComponent)`: \(expected) → \(got) (heard \"\(e.heard)\")")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Runs labelled utterances through the whole pipeline and scores them.
+public enum Bench {
+    /// Runs `utterances`; each conversation (and each lone utterance) gets a
+    /// fresh assistant from `makeAssistant`.
+    ///
+    /// - Parameter progress: called after each utterance with (done, total).
+    /// - Throws: the first audio or recognition error, naming the file.
+    public static func run(_ utterances: [LabelledUtterance], makeAssistant: () throws -> Assistant,
+                           progress: (Int, Int) -> Void = { _, _ in }) async throws -> BenchReport {
+        var groups: [[LabelledUtterance]] = []
+        var byConversation: [String: Int] = [:]
+        for u in utterances {
+            if let c = u.conversation, let index = byConversation[c] {
+                groups[index].append(u)
+            } else {
+                if let c = u.conversation { byConversation[c] = groups.count }
+                groups.append([u])
+            }
+        }
+        var results: [UtteranceResult] = []
+        for group in groups {
+            let assistant = try makeAssistant()
+            for u in group.sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                let samples = try TurnAudio.read(path: u.audio)
+                let started = ContinuousClock.now
+                let turn = try await assistant.hear(samples)
+                let latency = (ContinuousClock.now - started) / .seconds(1)
+                results.append(score(u, turn, latency: latency))
+                progress(results.count, utterances.count)
+            }
+        }
+        return report(results)
+    }
+
+    static func score(_ u: LabelledUtterance, _ turn: Turn, latency: Double) -> UtteranceResult {
+        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespaces) }
+        let intentCorrect = turn.intent == u.intent && (u.intent == nil || turn.app == u.app || u.app == nil)
+        let understood = u.intent == nil ? turn.app == nil || turn.code == "notUnderstood" : true
+        let slotsCorrect = u.slots.allSatisfy { name, value in turn.slots[name].map(trimmed) == trimmed(value) }
+        let accepted = u.intent == nil ? (turn.code == "notUnderstood") : (intentCorrect && slotsCorrect && understood)
+        let reference = u.text.map(WordErrorRate.words) ?? []
+        return UtteranceResult(
+            audio: u.audio, expectedIntent: u.intent, expectedSlots: u.slots, heard: turn.heard,
+            intent: turn.code == "notUnderstood" ? nil : turn.intent, slots: turn.slots, accepted: accepted,
+            intentCorrect: u.intent == nil ? turn.code == "notUnderstood" : intentCorrect,
+            wordErrors: u.text == nil ? 0 : WordErrorRate.edits(reference, WordErrorRate.words(turn.heard)),
+            referenceWords: reference.count, audioSeconds: turn.audioSeconds, decodeSeconds: turn.decodeSeconds,
+            latencySeconds: latency)
+    }
+
+    static func report(_ results: [UtteranceResult]) -> BenchReport {
+        let n = Double(max(1, results.count))
+        let inGrammar = results.filter { $0.expectedIntent != nil }
+        let outOfGrammar = results.filter { $0.expectedIntent == nil }
+        let latencies = results.map(\.latencySeconds).sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !latencies.isEmpty else { return 0 }
+            return latencies[min(latencies.count - 1, Int((p * Double(latencies.count - 1)).rounded()))] * 1000
+        }
+        let audio = results.reduce(0) { $0 + $1.audioSeconds }
+        let words = results.reduce(0) { $0 + $1.referenceWords }
+        return BenchReport(
+            utterances: results.count,
+            commandAcceptance: Double(inGrammar.filter(\.accepted).count) / Double(max(1, inGrammar.count)),
+            intentAccuracy: Double(results.filter(\.intentCorrect).count) / n,
+            wer: Double(results.reduce(0) { $0 + $1.wordErrors }) / Double(max(1, words)),
+            falseAcceptRate: outOfGrammar.isEmpty ? nil
+                : Double(outOfGrammar.filter { !$0.accepted }.count) / Double(outOfGrammar.count),
+            rtf: audio > 0 ? results.reduce(0) { $0 + $1.decodeSeconds } / audio : 0,
+            latencyMs: .init(p50: percentile(0.5), p95: percentile(0.95)),
+            errors: results.filter { !$0.accepted })
+    }
+}
+
+/// Word error rate: word-level edit distance over the reference length.
+public enum WordErrorRate {
+    /// The words as the grammar spells them ("MonkeyChat" → "monkey chat"),
+    /// so a written reference and a recognised transcript compare fairly.
+    public static func words(_ text: String) -> [String] {
+        SpokenForm.words(of: text)
+    }
+
+    /// Substitutions + insertions + deletions turning `reference` into `hypothesis`.
+    public static func edits(_ reference: [String], _ hypothesis: [String]) -> Int {
+        var row = Array(0...hypothesis.count)
+        for (i, r) in reference.enumerated() {
+            var diagonal = row[0]
+            row[0] = i + 1
+            for (j, h) in hypothesis.enumerated() {
+                let above = row[j + 1]
+                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (r == h ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return row[hypothesis.count]
+    }
+}

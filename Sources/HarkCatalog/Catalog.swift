@@ -1,0 +1,105 @@
+import Foundation
+import HarkGrammar
+
+/// An installed app: its folder and `Info.plist`.
+public struct InstalledApp: Sendable {
+    public var folder: String
+    public var info: AppInfo
+
+    public var name: String { info.bundleName }
+
+    /// The names a person may call the app by, as grammar words: the display
+    /// name and each alternative name.
+    public var spokenNames: [[String]] {
+        var names = [SpokenForm.words(of: info.displayName)]
+        for alternative in info.alternativeNames {
+            let words = SpokenForm.words(of: alternative.name)
+            if !names.contains(words) { names.append(words) }
+        }
+        return names.filter { !$0.isEmpty }
+    }
+}
+
+/// The installed apps, the domain grammars and the user's vocabulary: what
+/// compiles into the intent graph.
+public struct Catalog: Sendable {
+    public var apps: [InstalledApp]
+    /// Built-in SiriKit domain grammars.
+    public var domains: [GrammarFile]
+    /// User vocabulary: app → vocabulary type → strings, most important first.
+    public var userVocabulary: [String: [String: [String]]] = [:]
+
+    public init(apps: [InstalledApp], domains: [GrammarFile]) {
+        self.apps = apps
+        self.domains = domains
+    }
+
+    /// Loads every app folder under `appsDirectory` (each with an
+    /// `Info.plist`) and every `*.hark` grammar under `domainsDirectory`.
+    ///
+    /// - Throws: ``CatalogError`` or ``GrammarError`` naming the file at fault.
+    public static func load(appsDirectory: String, domainsDirectory: String) throws -> Catalog {
+        let fm = FileManager.default
+        guard let appNames = try? fm.contentsOfDirectory(atPath: appsDirectory) else {
+            throw CatalogError("\(appsDirectory): cannot read the apps folder (pass --apps DIR)")
+        }
+        var apps: [InstalledApp] = []
+        for name in appNames.sorted() {
+            let folder = (appsDirectory as NSString).appendingPathComponent(name)
+            let plist = (folder as NSString).appendingPathComponent("Info.plist")
+            guard fm.fileExists(atPath: plist) else { continue }
+            apps.append(InstalledApp(folder: folder, info: try AppInfo(contentsOf: plist)))
+        }
+        guard let grammarNames = try? fm.contentsOfDirectory(atPath: domainsDirectory) else {
+            throw CatalogError("\(domainsDirectory): cannot read the domain grammars folder")
+        }
+        var domains: [GrammarFile] = []
+        for name in grammarNames.sorted() where name.hasSuffix(".hark") {
+            let path = (domainsDirectory as NSString).appendingPathComponent(name)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw CatalogError("\(path): cannot read the file as UTF-8 text")
+            }
+            domains.append(try GrammarParser.parse(text, path: path))
+        }
+        return Catalog(apps: apps, domains: domains)
+    }
+
+    /// Replaces the user's vocabulary of one type for an app, most important first.
+    public mutating func setVocabulary(_ strings: [String], type: String, app: String) {
+        userVocabulary[app, default: [:]][type] = strings
+    }
+
+    /// The grammars as they apply to each app.
+    public func grammarInstances() -> [GrammarInstance] {
+        var instances: [GrammarInstance] = []
+        for app in apps {
+            let names = GrammarExpression.alternatives(app.spokenNames.map { .sequence($0.map(GrammarExpression.word)) })
+            var lists: [String: GrammarExpression] = [:]
+            for (type, strings) in userVocabulary[app.name] ?? [:] {
+                lists[type] = Self.valueList(strings)
+            }
+            for domain in domains {
+                let supported = Set(domain.intents.map(\.name)).intersection(app.info.intentsSupported)
+                guard !supported.isEmpty else { continue }
+                instances.append(GrammarInstance(
+                    app: app.name, grammar: domain, intents: supported,
+                    externalRules: ["app": names], externalLists: lists))
+            }
+        }
+        return instances
+    }
+
+    /// Compiles every app's grammars into one graph.
+    public func compile() throws -> IntentGraph {
+        try GrammarCompiler.compile(grammarInstances())
+    }
+
+    /// A list whose values are spoken as the strings' words and stand for the strings.
+    public static func valueList(_ strings: [String]) -> GrammarExpression {
+        .alternatives(strings.compactMap { string in
+            let words = SpokenForm.words(of: string)
+            guard !words.isEmpty else { return nil }
+            return .value(spoken: .sequence(words.map(GrammarExpression.word)), canonical: string)
+        })
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `hark`: offline speech-to-intent, the SiriKit way.
+@main
+struct HarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hark",
+        abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
+        subcommands: [Replay.self, Listen.self, Say.self, AudioInfo.self, BenchCommand.self]
+    )
+}
+
+/// Options every command that runs the assistant shares.
+struct AssistantOptions: ParsableArguments {
+    @Option(help: "Acoustic model folder (default: Debian's pocketsphinx-en-us).")
+    var model: String = "/usr/share/pocketsphinx/model/en-us"
+
+    @Option(help: "Folder of installed apps (one folder per app with an Info.plist).")
+    var apps: String?
+
+    @Option(help: "Folder of built-in domain grammars (*.hark).")
+    var domains: String?
+
+    @Option(help: "Where the apps keep their data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+    var dataDir: String?
+
+    @Option(name: .customLong("decoder-option"), help: ArgumentHelp("A pocketsphinx setting as NAME=VALUE (e.g. lw=8); repeatable.", valueName: "name=value"))
+    var decoderOptions: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")
+    var verbose = false
+}
+
+extension AssistantOptions {
+    func validate() throws {
+        for option in decoderOptions where !option.contains("=") {
+            throw ValidationError("--decoder-option takes NAME=VALUE, got '\(option)'")
+        }
+    }
+
+    /// The `--decoder-option` settings as pocketsphinx arguments.
+    var decoderArguments: [String: String] {
+        Dictionary(decoderOptions.map { option in
+            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }, uniquingKeysWith: { _, last in last })
+    }
+}
+
+/// Options for Hark's voice.
+struct VoiceOptions: ParsableArguments {
+    @Option(help: "espeak-ng voice (see `espeak-ng --voices`).")
+    var voice: String = "en-us"
+
+    @Option(help: "Speaking rate in words per minute.")
+    var rate: Int = 175
+
+    func validate() throws {
+        guard (80...450).contains(rate) else { throw ValidationError("--rate must be between 80 and 450 words per minute") }
+    }
+}
+
+/// A one-line error for the person at the terminal, then a non-zero exit.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning any library error into `hark: error: <one line>` and exit 1.
+    static func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            let message = String(describing: error).split(separator: "\n").joined(separator: " ")
+            FileHandle.standardError.write(Data("hark: error: \(message)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
+
+func bootstrapLogging(verbose: Bool) {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = verbose ? .debug : .warning
+        return handler
+    }
+}

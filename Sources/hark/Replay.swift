@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Hark
+import HarkAudio
+import HarkSpeech
+
+extension HarkCommand {
+    /// `hark replay FILE.wav...`: each file is one turn of one conversation.
+    struct Replay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay WAV files through the whole pipeline; each file is one turn of one conversation.",
+            discussion: "Example: hark replay audio-fixtures/espeak/monkeychat-send-bobo.wav --json")
+
+        @Argument(help: "WAV files, one per user turn, in order.")
+        var files: [String]
+
+        @Flag(help: "Print one JSON object per turn.")
+        var json = false
+
+        @Option(help: "Also write everything Hark says to this WAV file.")
+        var speakTo: String?
+
+        @OptionGroup var options: AssistantOptions
+        @OptionGroup var voice: VoiceOptions
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("give at least one WAV file") }
+        }
+
+        func run() async throws {
+            bootstrapLogging(verbose: options.verbose)
+            try await Self.reportingErrors {
+                // Read every file first: a bad file fails before any turn runs.
+                let utterances = try files.map { try TurnAudio.read(path: $0) }
+                let synthesizer = try speakTo.map { _ in try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate) }
+                let assistant = try Wiring.assistant(options)
+                var spoken = PCMAudio(samples: [], sampleRate: 22_050)
+                for samples in utterances {
+                    let turn = try await assistant.hear(samples)
+                    print(json ? turn.jsonLine : turn.card + "\n")
+                    if let synthesizer {
+                        let audio = try synthesizer.synthesize(turn.speech)
+                        // Half a second of silence between answers.
+                        spoken.samples += audio.samples + [Float](repeating: 0, count: audio.sampleRate / 2)
+                        spoken.sampleRate = audio.sampleRate
+                    }
+                }
+                if let speakTo {
+                    try WAVWriter.write(spoken, to: speakTo)
+                }
+            }
+        }
+    }
+}

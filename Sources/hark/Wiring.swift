@@ -1,0 +1,43 @@
+import Foundation
+import Hark
+import HarkCatalog
+import HarkRecognition
+import HarkSampleApps
+import Logging
+
+/// Builds the assistant the commands share: catalog, sample apps and their
+/// vocabulary, decoder.
+enum Wiring {
+    /// The recognizer the options ask for.
+    static func decoder(_ options: AssistantOptions) throws -> PocketSphinxDecoder {
+        try PocketSphinxDecoder(model: AcousticModel(directory: options.model),
+                                options: DecoderOptions(arguments: options.decoderArguments))
+    }
+
+    /// The assistant, with `decoder` or a new one.
+    static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil) throws -> Assistant {
+        let decoder = try decoder ?? Self.decoder(options)
+        return try SampleApps.assistant(
+            modelsDirectory: Resources.modelsDirectory(), appsDirectory: options.apps, domainsDirectory: options.domains,
+            dataDirectory: options.dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
+            decoder: decoder)
+    }
+}
+
+extension Turn {
+    /// One JSON object on one line.
+    var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    /// The terminal card: what was heard, the intent, its fields, the answer.
+    var card: String {
+        var lines = ["heard:  \(heard.isEmpty ? "(nothing)" : heard)" + (audioSeconds > 0 ? String(format: "  (confidence %.2f)", confidence) : "")]
+        if let app, let intent { lines.append("intent: \(app) / \(intent)") }
+        for (name, value) in slots.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): \(value)") }
+        lines.append("hark:   \(speech)  [\(code)]")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,145 @@
+import HarkEngine
+import HarkIntents
+import Testing
+
+/// A handler whose answers the test sets, recording what the engine asked.
+final class ScriptedHandler: IntentHandler, @unchecked Sendable {
+    var resolutions: [String: [ResolutionResult]] = [:]
+    var confirmResponse = IntentResponse(code: .ready)
+    var handleResponse = IntentResponse(code: .success)
+    var handleError: (any Error)?
+    private(set) var handled: [Intent] = []
+
+    func resolve(_ parameter: String, of intent: Intent) async throws -> ResolutionResult {
+        if var queue = resolutions[parameter], !queue.isEmpty {
+            let next = queue.removeFirst()
+            resolutions[parameter] = queue
+            return next
+        }
+        return intent[parameter].map { .success(with: $0) } ?? .needsValue
+    }
+
+    func confirm(_ intent: Intent) async throws -> IntentResponse { confirmResponse }
+
+    func handle(_ intent: Intent) async throws -> IntentResponse {
+        if let handleError { throw handleError }
+        handled.append(intent)
+        return handleResponse
+    }
+}
+
+struct HandlerFailure: Error, CustomStringConvertible {
+    var description: String { "the banana store is closed" }
+}
+
+func message(_ parameters: [String: String] = [:]) -> Intent {
+    Intent(app: "MonkeyChat", name: "INSendMessageIntent", parameters: parameters.mapValues { ParameterValue($0) })
+}
+
+@Suite("Resolve, confirm, handle")
+struct ConversationTests {
+    @Test("missing values are asked for in order, then handled")
+    func asksForMissingValues() async throws {
+        let handler = ScriptedHandler()
+        let conversation = Conversation(intent: message(), description: Domains.sendMessage, handler: handler)
+        var reply = await conversation.start()
+        #expect(reply.speech == "Who do you want to message?")
+        #expect(reply.outcome == "prompt")
+        reply = await conversation.answer(.value(ParameterValue("Bobo")))
+        #expect(reply.speech == "What do you want to say to Bobo?")
+        reply = await conversation.answer(.value(ParameterValue("please send more bananas")))
+        #expect(reply.code == .success)
+        #expect(reply.question == nil)
+        #expect(reply.speech == "Your message to Bobo was sent.")
+        #expect(handler.handled.first?["content"]?.value == "please send more bananas")
+    }
+
+    @Test("a disambiguation is read as a numbered list and answered by ordinal")
+    func disambiguation() async throws {
+        let handler = ScriptedHandler()
+        let options = ["Bobo the Great", "Bobo Jr.", "Little Bobo"].map { ParameterValue($0) }
+        handler.resolutions["recipients"] = [.disambiguation(with: options)]
+        let conversation = Conversation(intent: message(["recipients": "bobo", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        let asked = await conversation.start()
+        #expect(asked.speech == "Which one? 1, Bobo the Great; 2, Bobo Jr.; or 3, Little Bobo.")
+        let done = await conversation.answer(.choice(1))
+        #expect(done.code == .success)
+        #expect(handler.handled.first?["recipients"]?.value == "Bobo Jr.")
+    }
+
+    @Test("a confirmation answered no asks for the value again")
+    func confirmationNo() async {
+        let handler = ScriptedHandler()
+        handler.resolutions["recipients"] = [.confirmationRequired(with: ParameterValue("Little Bobo"))]
+        let conversation = Conversation(intent: message(["recipients": "bobo", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        #expect(await conversation.start().speech == "Did you mean Little Bobo?")
+        #expect(await conversation.answer(.no).speech == "Who do you want to message?")
+        #expect(await conversation.answer(.value(ParameterValue("Bobo"))).code == .success)
+    }
+
+    @Test("unsupported values are explained and asked again")
+    func unsupported() async {
+        let handler = ScriptedHandler()
+        handler.resolutions["recipients"] = [.unsupported(reason: "I couldn't find Zed in your contacts.")]
+        let conversation = Conversation(intent: message(["recipients": "zed", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        #expect(await conversation.start().speech == "I couldn't find Zed in your contacts. Who do you want to message?")
+    }
+
+    @Test("a disambiguation with fewer than two options is the app's mistake, not a question", arguments: [0, 1, 11])
+    func disambiguationRule(count: Int) async {
+        let handler = ScriptedHandler()
+        handler.resolutions["recipients"] = [.disambiguation(with: (0..<count).map { ParameterValue("Bobo \($0)") })]
+        let conversation = Conversation(intent: message(["recipients": "bobo", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        let reply = await conversation.start()
+        #expect(reply.code == .failure)
+        #expect(reply.question == nil)
+        #expect(handler.handled.isEmpty)
+    }
+
+    @Test("handle may not answer ready")
+    func handleReady() async {
+        let handler = ScriptedHandler()
+        handler.handleResponse = IntentResponse(code: .ready)
+        let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        let reply = await conversation.start()
+        #expect(reply.code == .failure)
+        #expect(reply.speech.contains("only confirm(_:) may"))
+    }
+
+    @Test("a handler that throws becomes a spoken failure")
+    func throwingHandler() async {
+        let handler = ScriptedHandler()
+        handler.handleError = HandlerFailure()
+        let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        let reply = await conversation.start()
+        #expect(reply.code == .failure)
+        #expect(reply.speech == "Sorry, MonkeyChat ran into a problem: the banana store is closed")
+    }
+
+    @Test("a failed confirm stops before handle")
+    func confirmFailure() async {
+        let handler = ScriptedHandler()
+        handler.confirmResponse = IntentResponse(code: .failure, message: "MonkeyChat is offline.")
+        let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]),
+                                        description: Domains.sendMessage, handler: handler)
+        let reply = await conversation.start()
+        #expect(reply.code == .failure)
+        #expect(reply.speech == "MonkeyChat is offline.")
+        #expect(handler.handled.isEmpty)
+    }
+
+    @Test("cancel ends the conversation at any question")
+    func cancel() async {
+        let conversation = Conversation(intent: message(), description: Domains.sendMessage, handler: ScriptedHandler())
+        _ = await conversation.start()
+        let reply = await conversation.answer(.cancel)
+        #expect(reply.outcome == "cancelled")
+        #expect(reply.question == nil)
+    }
+}

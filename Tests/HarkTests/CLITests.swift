@@ -1,0 +1,143 @@
+import Foundation
+import HarkAudio
+import Testing
+
+/// Bytes of a WAV header with the given fields and `dataBytes` of data.
+func wavBytes(format: UInt16 = 1, channels: UInt16 = 1, rate: UInt32 = 16_000, bits: UInt16 = 16,
+              dataBytes: [UInt8] = [UInt8](repeating: 0, count: 3200), claimedDataSize: UInt32? = nil) -> [UInt8] {
+    func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian, Array.init) }
+    func le16(_ v: UInt16) -> [UInt8] { withUnsafeBytes(of: v.littleEndian, Array.init) }
+    let blockAlign = channels &* (bits / 8)
+    let fmt = le16(format) + le16(channels) + le32(rate) + le32(rate &* UInt32(blockAlign)) + le16(blockAlign) + le16(bits)
+    let dataSize = claimedDataSize ?? UInt32(dataBytes.count)
+    return Array("RIFF".utf8) + le32(UInt32(4 + 8 + fmt.count + 8 + dataBytes.count)) + Array("WAVE".utf8)
+        + Array("fmt ".utf8) + le32(UInt32(fmt.count)) + fmt + Array("data".utf8) + le32(dataSize) + dataBytes
+}
+
+@Suite("hark command line", .serialized)
+struct CLITests {
+    @Test("replay --json prints one object per turn with the documented keys")
+    func replayJSON() throws {
+        let turn1 = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-ask-content-1.wav").path
+        let turn2 = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-ask-content-2.wav").path
+        let result = try runHark(["replay", turn1, turn2, "--json"])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        for object in objects {
+            for key in ["heard", "confidence", "app", "intent", "slots", "speech", "code", "prompt"] {
+                #expect(object[key] != nil, "missing \(key)")
+            }
+        }
+        #expect(objects[0]["code"] as? String == "prompt")
+        #expect(objects[0]["prompt"] as? Bool == true)
+        #expect(objects[1]["code"] as? String == "success")
+        #expect((objects[1]["slots"] as? [String: String])?["recipients"] == "Bobo")
+    }
+
+    @Test("say writes a 16-bit WAV that the recognizer hears as the same words")
+    func sayRoundTrip() async throws {
+        let out = try temporaryDirectory().appendingPathComponent("x.wav").path
+        let result = try runHark(["say", "Your message to Bobo was sent", "--out", out])
+        #expect(result.status == 0, "\(result.err)")
+        let wav = try WAVReader.read(contentsOf: out)
+        #expect(wav.format.bitsPerSample == 16)
+        #expect(wav.format.channels == 1)
+        #expect(wav.audio.duration > 1)
+        let heard = try recognise(path: out, sentences: [
+            "your message to bobo was sent", "your message to bobo was not sent", "your message was sent",
+            "send a message to bobo",
+        ])
+        #expect(heard == "your message to bobo was sent")
+    }
+
+    @Test("audio-info reports format, duration and levels")
+    func audioInfo() throws {
+        let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let result = try runHark(["audio-info", path])
+        #expect(result.status == 0)
+        #expect(result.out.contains("16000"))
+        #expect(result.out.lowercased().contains("peak"))
+        #expect(result.out.lowercased().contains("rms"))
+    }
+
+    @Test("bad WAV input gets a one-line error naming the file and a non-zero exit", arguments: [
+        ("not-riff.wav", Array("ID3\u{03}this is an mp3 really".utf8), "not a RIFF/WAVE file"),
+        ("truncated-header.wav", Array(wavBytes().prefix(30)), ""),
+        ("truncated-data.wav", wavBytes(claimedDataSize: 1_000_000), ""),
+        ("adpcm.wav", wavBytes(format: 2, bits: 4), "ADPCM"),
+        ("mp3.wav", wavBytes(format: 0x55), "MPEG"),
+        ("empty.wav", wavBytes(dataBytes: []), ""),
+        ("zero-channels.wav", wavBytes(channels: 0), "channel"),
+        ("zero-length.wav", [], ""),
+    ] as [(String, [UInt8], String)])
+    func badWAV(name: String, bytes: [UInt8], mention: String) throws {
+        let path = try temporaryDirectory().appendingPathComponent(name).path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        for command in [["replay", path], ["audio-info", path]] {
+            let result = try runHark(command)
+            #expect(result.status != 0)
+            let lines = result.err.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.err)")
+            #expect(result.err.hasPrefix("hark: error: "))
+            #expect(result.err.contains(name))
+            #expect(mention.isEmpty || result.err.contains(mention), "\(result.err)")
+            #expect(!result.err.contains("Fatal error"))
+        }
+    }
+
+    @Test("a missing file names the file")
+    func missingFile() throws {
+        let result = try runHark(["replay", "/nonexistent/turn.wav"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("/nonexistent/turn.wav"))
+    }
+
+    @Test("a missing model directory is a clear error", arguments: ["/nonexistent/model", "/tmp"])
+    func missingModel(directory: String) throws {
+        let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let result = try runHark(["replay", path, "--model", directory])
+        #expect(result.status != 0)
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(result.err.contains("no acoustic model at '\(directory)'"))
+        #expect(result.err.contains("--model"))
+    }
+
+    @Test("listening on a capture device that does not exist is a clear error")
+    func missingDevice() throws {
+        let result = try runHark(["listen", "--device", "hark_no_such_device", "--playback", "none"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("no capture device 'hark_no_such_device'"), "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test("listen reads raw PCM on stdin, splits utterances and answers each")
+    func listenStdin() throws {
+        // Two fixture requests with two seconds of silence between them, as raw PCM.
+        let dir = try temporaryDirectory()
+        let raw = dir.appendingPathComponent("stream.raw").path
+        let a = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let b = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-little-bobo.wav").path
+        try run("/usr/bin/sox", [a, b, "-t", "raw", "-r", "16000", "-c", "1", "-e", "signed-integer", "-b", "16", raw])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.hark)
+        process.arguments = ["listen", "--device", "-", "--playback", "none", "--json"]
+        process.currentDirectoryURL = Repo.root
+        var env = ProcessInfo.processInfo.environment
+        env["HARK_DATA_DIR"] = dir.path
+        process.environment = env
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: raw))
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let turns = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(turns.count == 2)
+        #expect(turns.compactMap { ($0["slots"] as? [String: String])?["recipients"] } == ["Bobo", "Little Bobo"])
+    }
+}

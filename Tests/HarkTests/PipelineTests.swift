@@ -1,0 +1,147 @@
+import Foundation
+import Hark
+import HarkAudio
+import Testing
+
+/// Free-text slots are recognised by dictation, which the grammar does not
+/// constrain; they are judged by word error rate, the others exactly.
+let freeTextSlots: Set<String> = ["content"]
+
+@Suite("Whole pipeline on the audio fixtures", .serialized)
+struct PipelineTests {
+    @Test("the manifest lists every fixture file, and each exists")
+    func manifest() {
+        #expect(Fixture.all.count >= 20)
+        for fixture in Fixture.all {
+            #expect(FileManager.default.fileExists(atPath: fixture.path), "\(fixture.audio) is missing")
+        }
+    }
+
+    @Test("each single-turn fixture reaches its app and intent with its slots", arguments: Fixture.singleTurn)
+    func fixture(_ fixture: Fixture) async throws {
+        let assistant = try makeAssistant()
+        let turn = try await assistant.hear(try TurnAudio.read(path: fixture.path))
+        #expect(turn.app == fixture.app, "heard '\(turn.heard)'")
+        #expect(turn.intent == fixture.intent, "heard '\(turn.heard)'")
+        for (name, value) in fixture.slots where !freeTextSlots.contains(name) {
+            #expect(turn.slots[name] == value, "heard '\(turn.heard)'")
+        }
+        #expect(turn.audioSeconds > 0.5)
+        #expect(turn.decodeSeconds > 0)
+    }
+
+    @Test("free-text slots: mean word error rate stays under the measured floor")
+    func dictationAccuracy() async throws {
+        var rates: [Double] = []
+        for fixture in Fixture.singleTurn {
+            guard let content = fixture.slots["content"] else { continue }
+            let assistant = try makeAssistant()
+            let turn = try await assistant.hear(try TurnAudio.read(path: fixture.path))
+            rates.append(wordErrorRate(content, turn.slots["content"] ?? ""))
+        }
+        let mean = rates.reduce(0, +) / Double(max(1, rates.count))
+        // Measured 0.76 on 2026-11-22 with the unigram-weighted dictation loop; the
+        // n-gram dictation pass (issue 3) is to bring this down.
+        #expect(!rates.isEmpty)
+        #expect(mean < 0.85, "mean content WER \(mean) over \(rates.count) fixtures")
+    }
+
+    @Test("a conversation over two recorded turns asks for the content, then sends", arguments: Fixture.conversations)
+    func conversation(_ turns: [Fixture]) async throws {
+        let assistant = try makeAssistant()
+        for (index, fixture) in turns.enumerated() {
+            let turn = try await assistant.hear(try TurnAudio.read(path: fixture.path))
+            #expect(turn.code == fixture.code, "turn \(index + 1) heard '\(turn.heard)'")
+            #expect(turn.app == fixture.app)
+            #expect(turn.intent == fixture.intent)
+            #expect(turn.slots["recipients"] == fixture.slots["recipients"])
+            #expect(turn.slots.keys.sorted() == fixture.slots.keys.sorted())
+        }
+    }
+
+    @Test("the same audio at other rates, widths and channel counts is heard the same")
+    func formatIndependence() async throws {
+        let source = try #require(Fixture.singleTurn.first { $0.audio.hasPrefix("flite-rms/monkeychat-send-bobo") })
+        let dir = try temporaryDirectory()
+        let assistant = try makeAssistant()
+        let reference = try await assistant.hear(try TurnAudio.read(path: source.path)).heard
+        #expect(!reference.isEmpty)
+        let conversions: [(String, [String])] = [
+            ("44k-stereo-float.wav", ["-r", "44100", "-c", "2", "-e", "floating-point", "-b", "32"]),
+            ("8k-8bit.wav", ["-r", "8000", "-c", "1", "-e", "unsigned-integer", "-b", "8"]),
+            ("48k-24bit.wav", ["-r", "48000", "-c", "1", "-e", "signed-integer", "-b", "24"]),
+        ]
+        for (name, options) in conversions {
+            let out = dir.appendingPathComponent(name).path
+            try run("/usr/bin/sox", [source.path] + options + [out])
+            let turn = try await makeAssistant().hear(try TurnAudio.read(path: out))
+            if name == "8k-8bit.wav" {
+                // 8 kHz keeps only half the band and 8 bits add noise: the
+                // request must still be understood the same way.
+                #expect(turn.intent == source.intent)
+                #expect(turn.slots["recipients"] == source.slots["recipients"])
+            } else {
+                #expect(turn.heard == reference, "\(name)")
+            }
+        }
+    }
+
+    @Test("leading and trailing silence do not change what is heard")
+    func silencePadding() async throws {
+        let source = try #require(Fixture.singleTurn.first { $0.audio.hasPrefix("flite-rms/monkeychat-little-bobo") })
+        let dir = try temporaryDirectory()
+        let padded = dir.appendingPathComponent("padded.wav").path
+        try run("/usr/bin/sox", [source.path, padded, "pad", "2.5", "3"])
+        let plain = try await makeAssistant().hear(try TurnAudio.read(path: source.path))
+        let long = try await makeAssistant().hear(try TurnAudio.read(path: padded))
+        #expect(long.heard == plain.heard)
+        #expect(long.audioSeconds < plain.audioSeconds + 0.5)
+    }
+}
+
+@Suite("Typed turns")
+struct TypedTurnTests {
+    @Test("a request in one turn is sent", arguments: [
+        "MonkeyChat Bobo please send more bananas",
+        "Send a message to Bobo on MonkeyChat saying please send more bananas",
+    ])
+    func oneTurn(text: String) async throws {
+        let turn = await (try makeAssistant(recognizer: false)).read(text)
+        #expect(turn.app == "MonkeyChat")
+        #expect(turn.intent == "INSendMessageIntent")
+        #expect(turn.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+        #expect(turn.code == "success")
+        #expect(turn.speech == "Your message to Bobo was sent.")
+    }
+
+    @Test("a request without content asks for it, and the answer completes it")
+    func asksForContent() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        let asked = await assistant.read("Send a message to Bobo on MonkeyChat")
+        #expect(asked.code == "prompt")
+        #expect(asked.prompt)
+        #expect(asked.speech == "What do you want to say to Bobo?")
+        let done = await assistant.read("Please send more bananas")
+        #expect(done.code == "success")
+        #expect(done.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+    }
+
+    @Test("a request naming nobody asks who, and takes a contact's name")
+    func asksForRecipient() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        let asked = await assistant.read("Hey Siri, send a MonkeyChat message")
+        #expect(asked.speech == "Who do you want to message?")
+        let who = await assistant.read("Little Bobo")
+        #expect(who.speech == "What do you want to say to Little Bobo?")
+        let done = await assistant.read("see you at the tree")
+        #expect(done.slots == ["recipients": "Little Bobo", "content": "see you at the tree"])
+        #expect(done.code == "success")
+    }
+
+    @Test("nonsense is not understood, not guessed")
+    func notUnderstood() async throws {
+        let turn = await (try makeAssistant(recognizer: false)).read("what's the weather in Paris")
+        #expect(turn.code == "notUnderstood")
+        #expect(turn.app == nil)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Hark
+import HarkRecognition
+import HarkSampleApps
+import Testing
+
+/// Paths of the checkout the tests run in.
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let models = root.appendingPathComponent("models").path
+    static let fixtures = root.appendingPathComponent("audio-fixtures")
+
+    /// The `hark` executable built beside the test bundle.
+    static var hark: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("hark").path
+    }
+}
+
+/// A fresh temporary folder.
+func temporaryDirectory(_ name: String = #function) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("hark-tests-\(name.filter(\.isLetter))-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// One line of `audio-fixtures/manifest.jsonl`.
+struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
+    var audio: String
+    var text: String
+    var app: String?
+    var intent: String?
+    var slots: [String: String]
+    var conversation: String?
+    var turn: Int?
+    var code: String?
+
+    var path: String { Repo.fixtures.appendingPathComponent(audio).path }
+    var testDescription: String { audio }
+
+    static let all: [Fixture] = {
+        let url = Repo.fixtures.appendingPathComponent("manifest.jsonl")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Fixture.self, from: Data($0.utf8)) }
+    }()
+
+    static var singleTurn: [Fixture] { all.filter { $0.conversation == nil } }
+    static var conversations: [[Fixture]] {
+        Dictionary(grouping: all.filter { $0.conversation != nil }, by: { $0.conversation! })
+            .values.map { $0.sorted { $0.turn! < $1.turn! } }.sorted { $0[0].audio < $1[0].audio }
+    }
+}
+
+/// One decoder per test process: loading the acoustic model is the slow part.
+let sharedDecoder: PocketSphinxDecoder = {
+    try! PocketSphinxDecoder(model: AcousticModel())
+}()
+
+func makeAssistant(recognizer: Bool = true) throws -> Assistant {
+    try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: try temporaryDirectory(),
+                             decoder: recognizer ? sharedDecoder : nil)
+}
+
+/// Runs the `hark` executable; returns exit status, stdout and stderr.
+func runHark(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Repo.hark)
+    process.arguments = arguments
+    process.currentDirectoryURL = Repo.root
+    var env = ProcessInfo.processInfo.environment
+    env["HARK_DATA_DIR"] = try temporaryDirectory("cli").path
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs a command-line tool the tests use to make inputs (sox).
+func run(_ tool: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")
+}
+
+/// Word error rate of `hypothesis` against `reference` (Levenshtein over words).
+func wordErrorRate(_ reference: String, _ hypothesis: String) -> Double {
+    let r = reference.lowercased().split(separator: " "), h = hypothesis.lowercased().split(separator: " ")
+    guard !r.isEmpty else { return h.isEmpty ? 0 : 1 }
+    var row = Array(0...h.count)
+    for i in 1...r.count {
+        var previous = row[0]
+        row[0] = i
+        for j in stride(from: 1, through: h.count, by: 1) {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (r[i - 1] == h[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return Double(row[h.count]) / Double(r.count)
+}
