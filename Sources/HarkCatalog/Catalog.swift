@@ -1,10 +1,13 @@
 import Foundation
 import HarkGrammar
 
-/// An installed app: its folder and `Info.plist`.
+/// An installed app: its folder, `Info.plist` and custom-intent grammars.
 public struct InstalledApp: Sendable {
     public var folder: String
     public var info: AppInfo
+    /// The app's own grammars (`*.hark` in its folder): custom intents,
+    /// routed to this app whether or not its name is said.
+    public var grammars: [GrammarFile] = []
 
     public var name: String { info.bundleName }
 
@@ -48,20 +51,30 @@ public struct Catalog: Sendable {
             let folder = (appsDirectory as NSString).appendingPathComponent(name)
             let plist = (folder as NSString).appendingPathComponent("Info.plist")
             guard fm.fileExists(atPath: plist) else { continue }
-            apps.append(InstalledApp(folder: folder, info: try AppInfo(contentsOf: plist)))
+            var app = InstalledApp(folder: folder, info: try AppInfo(contentsOf: plist))
+            app.grammars = try loadGrammars(in: folder)
+            apps.append(app)
         }
-        guard let grammarNames = try? fm.contentsOfDirectory(atPath: domainsDirectory) else {
+        guard fm.fileExists(atPath: domainsDirectory) else {
             throw CatalogError("\(domainsDirectory): cannot read the domain grammars folder")
         }
-        var domains: [GrammarFile] = []
-        for name in grammarNames.sorted() where name.hasSuffix(".hark") {
-            let path = (domainsDirectory as NSString).appendingPathComponent(name)
+        return Catalog(apps: apps, domains: try loadGrammars(in: domainsDirectory))
+    }
+
+    /// Every `*.hark` file in `folder`, parsed, in name order.
+    static func loadGrammars(in folder: String) throws -> [GrammarFile] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw CatalogError("\(folder): cannot read the folder")
+        }
+        var grammars: [GrammarFile] = []
+        for name in names.sorted() where name.hasSuffix(".hark") {
+            let path = (folder as NSString).appendingPathComponent(name)
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw CatalogError("\(path): cannot read the file as UTF-8 text")
             }
-            domains.append(try GrammarParser.parse(text, path: path))
+            grammars.append(try GrammarParser.parse(text, path: path))
         }
-        return Catalog(apps: apps, domains: domains)
+        return grammars
     }
 
     /// Replaces the user's vocabulary of one type for an app, most important first.
@@ -77,6 +90,10 @@ public struct Catalog: Sendable {
             var lists: [String: GrammarExpression] = [:]
             for (type, strings) in userVocabulary[app.name] ?? [:] {
                 lists[type] = Self.valueList(strings)
+            }
+            for grammar in app.grammars {
+                instances.append(GrammarInstance(
+                    app: app.name, grammar: grammar, externalRules: ["app": names], externalLists: lists))
             }
             for domain in domains {
                 let supported = Set(domain.intents.map(\.name)).intersection(app.info.intentsSupported)
