@@ -9,7 +9,7 @@ import Synchronization
 /// immediately rather than on the first frame. ALSA is asked for 16 kHz mono
 /// S16_LE; plugin devices ("default", "plughw:…") convert inside ALSA, and if
 /// a raw device insists on another rate or channel count, the samples are
-/// downmixed and resampled here.
+/// downmixed here and resampled with HarkAudio's ``StreamingResampler``.
 ///
 /// Each call to ``frames()`` reads on its own dedicated thread, because
 /// `snd_pcm_readi` blocks and must not tie up Swift's cooperative thread pool.
@@ -40,7 +40,8 @@ public final class ALSACapture: AudioSource {
     ///   - frameDuration: how much audio each yielded frame holds.
     /// - Throws: ``ALSAError`` — `.noDevice` (with the hint to run `arecord -L`)
     ///   when the name doesn't open, `.unsupportedConfiguration` when the
-    ///   device can't deliver 16-bit samples.
+    ///   device can't deliver 16-bit samples or runs at a rate that can't be
+    ///   resampled to 16 kHz.
     public convenience init(device: String = ALSACapture.defaultDevice,
                             frameDuration: Duration = .milliseconds(100)) throws(ALSAError) {
         try self.init(device: device, frameDuration: frameDuration,
@@ -56,6 +57,10 @@ public final class ALSACapture: AudioSource {
         self.requestedChannels = requestedChannels
         let handle = try PCMHandle(device: device, direction: .capture)
         let config = try Self.configure(handle, rate: requestedRate, channels: requestedChannels)
+        // Fail now, not on the first frame, if the device's rate can't be
+        // converted. Each capture thread makes its own resampler (they are not
+        // thread-safe), so this one is only a check and is discarded.
+        _ = try FrameAssembler.resampler(from: config.rate, device: device)
         self.opened = Mutex((handle, config))
     }
 
@@ -141,7 +146,9 @@ private struct CaptureLoop: Sendable {
     }
 
     private func capture(_ handle: PCMHandle, _ config: PCMHandle.Configuration) throws(ALSAError) {
-        var converter = FrameAssembler(config: config, frameSamples: frameSamples)
+        // Made here, on the capture thread, and used only by it: the
+        // assembler's StreamingResampler is neither Sendable nor thread-safe.
+        var converter = try FrameAssembler(config: config, frameSamples: frameSamples, device: device)
         var buffer = [Int16](repeating: 0, count: config.periodFrames * config.channels)
         let clock = ContinuousClock()
         var lastData = clock.now
@@ -179,7 +186,7 @@ private struct CaptureLoop: Sendable {
                     continue
                 }
                 lastData = clock.now
-                for frame in converter.append(buffer[..<(Int(n) * config.channels)]) {
+                for frame in try converter.append(buffer[..<(Int(n) * config.channels)]) {
                     if case .terminated = continuation.yield(frame) { return }
                 }
             }
@@ -210,27 +217,53 @@ private struct CaptureLoop: Sendable {
 
 /// Turns whatever the device delivers (any channel count, any rate) into
 /// 16 kHz mono frames of a fixed size.
+///
+/// Holds a ``StreamingResampler``, which is not thread-safe (nor `Sendable`),
+/// so an assembler belongs to the one capture thread that created it.
 private struct FrameAssembler {
     let channels: Int
     let frameSamples: Int
-    var resampler: SincResampler?
+    let device: String
+    /// The rate the device delivers.
+    let inputRate: Int
+    /// Carries the filter state from one period to the next; `nil` at 16 kHz.
+    let resampler: StreamingResampler?
     var pending: [Int16] = []
 
-    init(config: PCMHandle.Configuration, frameSamples: Int) {
+    init(config: PCMHandle.Configuration, frameSamples: Int, device: String) throws(ALSAError) {
         channels = config.channels
         self.frameSamples = frameSamples
-        if config.rate != PCMAudio.recognitionRate {
-            resampler = SincResampler(from: config.rate, to: PCMAudio.recognitionRate)
-        }
+        self.device = device
+        inputRate = config.rate
+        resampler = try Self.resampler(from: config.rate, device: device)
         pending.reserveCapacity(frameSamples * 2)
     }
 
-    mutating func append(_ interleaved: ArraySlice<Int16>) -> [[Int16]] {
+    /// A resampler from `rate` to 16 kHz, or `nil` when none is needed.
+    /// - Throws: `.unsupportedConfiguration` naming the device if libsamplerate
+    ///   can't convert `rate`.
+    static func resampler(from rate: Int, device: String) throws(ALSAError) -> StreamingResampler? {
+        guard rate != PCMAudio.recognitionRate else { return nil }
+        do {
+            return try StreamingResampler(from: rate, to: PCMAudio.recognitionRate)
+        } catch {
+            throw ALSAError.resampling(error, from: rate, to: PCMAudio.recognitionRate,
+                                       kind: .unsupportedConfiguration, direction: .capture, device: device)
+        }
+    }
+
+    /// Adds a period of interleaved samples; returns the frames now complete.
+    mutating func append(_ interleaved: ArraySlice<Int16>) throws(ALSAError) -> [[Int16]] {
         let mono = downmix(interleaved)
-        if let resampled = resampler?.process(mono.map { Float($0) / 32768 }) {
-            pending.append(contentsOf: resampled.map { sample in
-                Int16(clamping: Int((sample * 32768).rounded()))
-            })
+        if let resampler {
+            let floats = PCMAudio(int16: mono, sampleRate: inputRate).samples
+            do {
+                let resampled = try resampler.process(floats)
+                pending.append(contentsOf: PCMAudio(samples: resampled, sampleRate: PCMAudio.recognitionRate).int16Samples())
+            } catch {
+                throw ALSAError.resampling(error, from: inputRate, to: PCMAudio.recognitionRate,
+                                           kind: .failed, direction: .capture, device: device)
+            }
         } else {
             pending.append(contentsOf: mono)
         }

@@ -1,4 +1,5 @@
 import CALSA
+import HarkAudio
 
 /// A failure talking to an ALSA PCM device.
 ///
@@ -63,6 +64,27 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
     static func open(_ code: Int32, direction: Direction, device: String) -> ALSAError {
         ALSAError(kind: code == -EBUSY ? .busy : .noDevice,
                   direction: direction, device: device, function: "snd_pcm_open", code: code)
+    }
+
+    /// The error for a sample-rate conversion the device needs (its rate is
+    /// not the one Hark asked for) that HarkAudio's resampler refused or failed.
+    ///
+    /// HarkAudio labels its resampler errors with the source "resampler" and
+    /// suggests converting a file with sox; neither helps with a device, so
+    /// only the reason is kept and the device is named instead.
+    static func resampling(_ error: AudioError, from inputRate: Int, to outputRate: Int, kind: Kind,
+                           direction: Direction, device: String) -> ALSAError {
+        let conversion = "\(inputRate) Hz to \(outputRate) Hz"
+        var reason: String
+        if case .resamplingFailed(let why) = error.kind {
+            reason = why
+            // HarkAudio's rate checks already start with the conversion; don't say it twice.
+            if reason.hasPrefix(conversion + ": ") { reason.removeFirst(conversion.count + 2) }
+        } else {
+            reason = error.description
+        }
+        return ALSAError(kind: kind, direction: direction, device: device,
+                         function: "resampling \(conversion)", reason: reason)
     }
 
     private var listCommand: String {

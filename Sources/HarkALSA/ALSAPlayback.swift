@@ -6,8 +6,8 @@ import HarkAudio
 ///
 /// Each ``write(_:)`` opens the device, plays the audio as mono S16_LE at the
 /// audio's own sample rate (plugin devices convert as needed; a raw device
-/// that insists on another rate or channel count gets resampled and
-/// duplicated samples), waits for it to finish playing, and closes the
+/// that insists on another rate or channel count gets samples resampled by
+/// HarkAudio's ``Resampler`` and duplicated), waits for it to finish playing, and closes the
 /// device again — so Hark doesn't hold the speaker between responses.
 public final class ALSAPlayback: AudioSink {
     /// The device ALSA routes to the user's default speaker.
@@ -67,7 +67,7 @@ public final class ALSAPlayback: AudioSink {
         let config = try handle.configure(rate: audio.sampleRate, channels: 1,
                                           periodMicroseconds: 50_000, bufferMicroseconds: 500_000,
                                           startThreshold: { buffer, _ in buffer })
-        let samples = deviceSamples(audio, config: config)
+        let samples = try deviceSamples(audio, config: config, device: device)
 
         try handle.withPCM { (pcm) throws(ALSAError) in
             var offset = 0
@@ -103,13 +103,22 @@ public final class ALSAPlayback: AudioSink {
     }
 
     /// The audio as interleaved S16 samples in the layout the device accepted.
-    private static func deviceSamples(_ audio: PCMAudio, config: PCMHandle.Configuration) -> [Int16] {
-        var mono = audio.int16Samples()
+    /// The whole buffer is at hand, so a device at another rate gets it
+    /// converted in one go by HarkAudio's ``Resampler``.
+    /// - Throws: `.unsupportedConfiguration` naming the device if libsamplerate
+    ///   can't convert to the device's rate.
+    static func deviceSamples(_ audio: PCMAudio, config: PCMHandle.Configuration,
+                              device: String) throws(ALSAError) -> [Int16] {
+        var converted = audio
         if config.rate != audio.sampleRate {
-            var resampler = SincResampler(from: audio.sampleRate, to: config.rate)
-            let floats = resampler.process(audio.samples) + resampler.flush()
-            mono = PCMAudio(samples: floats, sampleRate: config.rate).int16Samples()
+            do {
+                converted = try Resampler.resample(audio, to: config.rate)
+            } catch {
+                throw ALSAError.resampling(error, from: audio.sampleRate, to: config.rate,
+                                           kind: .unsupportedConfiguration, direction: .playback, device: device)
+            }
         }
+        let mono = converted.int16Samples()
         guard config.channels > 1 else { return mono }
         // A device that can't do mono gets the same signal on every channel.
         var interleaved: [Int16] = []

@@ -111,6 +111,21 @@ struct ALSATests {
         #expect(Array(samples.prefix(8_000)) == expected)
     }
 
+    @Test func captureFromADeviceAtAnUnconvertibleRateFailsImmediately() async throws {
+        // 50 Hz to 16 kHz is beyond libsamplerate's 256× limit; say so at init,
+        // naming the device, rather than when the first frame is due.
+        let error = try #require(throws: ALSAError.self) {
+            try ALSACapture(device: "hark_in", frameDuration: .milliseconds(100),
+                            requestedRate: 50, requestedChannels: 1)
+        }
+        #expect(error.kind == .unsupportedConfiguration)
+        #expect(error.direction == .capture)
+        #expect(error.description == "capture device 'hark_in' cannot be configured: resampling 50 Hz to 16000 Hz: "
+            + "libsamplerate converts by 1/256...256 times "
+            + "(try a 'plughw:' or 'default' device, which convert formats; see 'arecord -L')")
+        #expect(await allHandlesClosed())
+    }
+
     @Test func captureFromAMissingDeviceFailsImmediately() throws {
         let error = try #require(throws: ALSAError.self) {
             try ALSACapture(device: "hark_no_such_mic")
@@ -186,46 +201,70 @@ struct ALSAErrorTests {
     }
 }
 
-@Suite("Sinc resampler")
-struct SincResamplerTests {
-    private func sine(_ count: Int, rate: Int, frequency: Double) -> [Float] {
-        (0..<count).map { Float(0.5 * sin(2 * .pi * frequency * Double($0) / Double(rate))) }
+/// Devices whose rate isn't the one asked for are converted with HarkAudio's
+/// resamplers; these check the playback conversion and the error messages
+/// without a device (the capture path runs through real PCMs above).
+@Suite("Resampling for devices at other rates")
+struct DeviceResamplingTests {
+    @Test func playbackResamplesAndDuplicatesForADeviceThatInsists() throws {
+        // 22.05 kHz speech to a raw device fixed at 48 kHz stereo.
+        let audio = PCMAudio(int16: ALSATestEnvironment.sine(count: 22_050, rate: 22_050), sampleRate: 22_050)
+        let config = PCMHandle.Configuration(rate: 48_000, channels: 2, periodFrames: 2_400, bufferFrames: 24_000)
+        let interleaved = try ALSAPlayback.deviceSamples(audio, config: config, device: "hw:0")
+        #expect(interleaved.count % 2 == 0)
+        let left = stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] }
+        let right = stride(from: 1, to: interleaved.count, by: 2).map { interleaved[$0] }
+        #expect(left == right, "every channel gets the same signal")
+        #expect(abs(left.count - 48_000) <= 2, "one second in, one second out: \(left.count)")
+
+        let ideal = ALSATestEnvironment.sine(count: left.count, rate: 48_000)
+        let middle = 1_000..<47_000
+        let worst = middle.map { abs(Int(left[$0]) - Int(ideal[$0])) }.max() ?? .max
+        #expect(worst < 200, "largest deviation from the ideal 48 kHz sine: \(worst) of 16383")
     }
 
-    @Test(arguments: [(48_000, 16_000), (44_100, 16_000), (22_050, 48_000), (8_000, 16_000)])
-    func keepsASineAndTheLength(rates: (Int, Int)) {
-        let (from, to) = rates
-        var resampler = SincResampler(from: from, to: to)
-        let input = sine(from, rate: from, frequency: 440)
-        let output = resampler.process(input) + resampler.flush()
-        #expect(output.count == to, "one second in, one second out")
-        let ideal = sine(output.count, rate: to, frequency: 440)
-        let worst = (to / 50..<(output.count - to / 50)).map { abs(output[$0] - ideal[$0]) }.max() ?? 1
-        #expect(worst < 0.01, "\(from) → \(to): worst error \(worst)")
+    @Test func playbackAtTheDeviceRateIsNotResampled() throws {
+        let samples = ALSATestEnvironment.sine(count: 1_234, rate: 16_000)
+        let config = PCMHandle.Configuration(rate: 16_000, channels: 1, periodFrames: 800, bufferFrames: 8_000)
+        let out = try ALSAPlayback.deviceSamples(PCMAudio(int16: samples, sampleRate: 16_000),
+                                                 config: config, device: "hw:0")
+        #expect(out == samples)
     }
 
-    @Test func chunkedInputGivesTheSameOutput() {
-        let input = sine(4_800, rate: 48_000, frequency: 1_000)
-        var whole = SincResampler(from: 48_000, to: 16_000)
-        let expected = whole.process(input) + whole.flush()
-        var chunked = SincResampler(from: 48_000, to: 16_000)
-        var output: [Float] = []
-        var start = 0
-        for size in [1, 7, 480, 333, 1_000, 2_979] {
-            output += chunked.process(Array(input[start..<min(input.count, start + size)]))
-            start += size
+    @Test func playbackNamesTheDeviceWhenItsRateCannotBeReached() throws {
+        // 16 kHz to 50 Hz is beyond libsamplerate's 1/256 limit.
+        let audio = PCMAudio(int16: ALSATestEnvironment.sine(count: 1_600, rate: 16_000), sampleRate: 16_000)
+        let config = PCMHandle.Configuration(rate: 50, channels: 1, periodFrames: 5, bufferFrames: 50)
+        let error = try #require(throws: ALSAError.self) {
+            try ALSAPlayback.deviceSamples(audio, config: config, device: "hw:0")
         }
-        output += chunked.flush()
-        #expect(output == expected)
+        #expect(error.kind == .unsupportedConfiguration)
+        #expect(error.direction == .playback)
+        #expect(error.device == "hw:0")
+        #expect(error.function == "resampling 16000 Hz to 50 Hz")
+        #expect(error.description == "playback device 'hw:0' cannot be configured: resampling 16000 Hz to 50 Hz: "
+            + "libsamplerate converts by 1/256...256 times "
+            + "(try a 'plughw:' or 'default' device, which convert formats; see 'aplay -L')")
     }
 
-    @Test func removesFrequenciesAboveTheNewNyquist() {
-        // 7 kHz is fine at 48 kHz but would alias to 1 kHz at 16 kHz... if kept.
-        // 10 kHz is above the 8 kHz Nyquist and must be filtered out.
-        var resampler = SincResampler(from: 48_000, to: 16_000)
-        let output = resampler.process(sine(48_000, rate: 48_000, frequency: 10_000)) + resampler.flush()
-        let middle = output[1_000..<15_000]
-        let rms = (middle.reduce(0) { $0 + Double($1 * $1) } / Double(middle.count)).squareRoot()
-        #expect(rms < 0.01, "aliased energy \(rms)")
+    @Test func captureNamesTheDeviceWhenItsRateCannotBeReached() throws {
+        // A rate above what HarkAudio accepts, as no real microphone delivers.
+        let audio = AudioError(.resamplingFailed("2000000 Hz to 16000 Hz: rates must be 1...1000000 Hz"),
+                               source: "resampler")
+        let error = ALSAError.resampling(audio, from: 2_000_000, to: 16_000, kind: .unsupportedConfiguration,
+                                         direction: .capture, device: "hw:1,0")
+        #expect(error.description == "capture device 'hw:1,0' cannot be configured: resampling 2000000 Hz to 16000 Hz: "
+            + "rates must be 1...1000000 Hz "
+            + "(try a 'plughw:' or 'default' device, which convert formats; see 'arecord -L')")
+        #expect(!error.description.contains("resampler"), "HarkAudio's placeholder source is dropped")
+        #expect(!error.description.contains("sox"), "file advice doesn't fit a device")
+    }
+
+    @Test func resamplingFailuresMidStreamKeepLibsamplerateReason() {
+        let audio = AudioError(.resamplingFailed("Internal error. No private data."), source: "resampler")
+        let error = ALSAError.resampling(audio, from: 48_000, to: 16_000, kind: .failed,
+                                         direction: .capture, device: "hw:1,0")
+        #expect(error.description == "capture device 'hw:1,0': resampling 48000 Hz to 16000 Hz failed: "
+            + "Internal error. No private data.")
     }
 }
