@@ -77,6 +77,7 @@ public actor Assistant {
         turn.confidence = recognition.confidence
         turn.audioSeconds = recognition.audioSeconds
         turn.decodeSeconds = recognition.decodeSeconds
+        turn.words = recognition.words.map { TimedWord(word: $0.word, start: $0.start, end: $0.end) }
         return turn
     }
 

@@ -1,3 +1,11 @@
+/// A recognised word and where it is in the turn's audio.
+public struct TimedWord: Sendable, Codable, Equatable {
+    public var word: String
+    /// Seconds from the start of the turn's (trimmed) audio.
+    public var start: Double
+    public var end: Double
+}
+
 /// One turn of a conversation, as shown and as printed with `--json`.
 public struct Turn: Sendable, Codable, Equatable {
     /// What Hark heard (or read, for typed turns).
@@ -19,9 +27,11 @@ public struct Turn: Sendable, Codable, Equatable {
     public var audioSeconds: Double
     /// Seconds spent decoding.
     public var decodeSeconds: Double
+    /// The recognised words with their times (empty for typed turns).
+    public var words: [TimedWord] = []
 
     enum CodingKeys: String, CodingKey {
-        case heard, confidence, app, intent, slots, speech, code, prompt
+        case heard, confidence, app, intent, slots, speech, code, prompt, words
         case audioSeconds = "audio_seconds"
         case decodeSeconds = "decode_seconds"
     }

@@ -11,7 +11,7 @@ extension HarkCommand {
             abstract: "Replay WAV files through the whole pipeline; each file is one turn of one conversation.",
             discussion: "Example: hark replay audio-fixtures/espeak/monkeychat-send-bobo.wav --json")
 
-        @Argument(help: "WAV files, one per user turn, in order.")
+        @Argument(help: "WAV files, one per user turn, in order; - reads raw 16 kHz 16-bit mono PCM from standard input.")
         var files: [String]
 
         @Flag(help: "Print one JSON object per turn.")

@@ -36,6 +36,33 @@ struct CLITests {
         #expect((objects[1]["slots"] as? [String: String])?["recipients"] == "Bobo")
     }
 
+    @Test("replay - reads one turn of raw PCM from standard input, and reports word times")
+    func replayStdin() throws {
+        let dir = try temporaryDirectory()
+        let raw = dir.appendingPathComponent("turn.raw").path
+        let wav = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        try run("/usr/bin/sox", [wav, "-t", "raw", "-r", "16000", "-c", "1", "-e", "signed-integer", "-b", "16", raw])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.hark)
+        process.arguments = ["replay", "-", "--json", "--data-dir", dir.path]
+        process.currentDirectoryURL = Repo.root
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: raw))
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let turn = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((turn["slots"] as? [String: String])?["recipients"] == "Bobo")
+        let words = try #require(turn["words"] as? [[String: Any]])
+        #expect(words.compactMap { $0["word"] as? String }.joined(separator: " ") == turn["heard"] as? String)
+        let starts = words.compactMap { $0["start"] as? Double }
+        #expect(starts == starts.sorted())
+        #expect((words.last?["end"] as? Double ?? 0) <= (turn["audio_seconds"] as? Double ?? 0) + 0.01)
+    }
+
     @Test("say writes a 16-bit WAV that the recognizer hears as the same words")
     func sayRoundTrip() async throws {
         let out = try temporaryDirectory().appendingPathComponent("x.wav").path

@@ -1,5 +1,6 @@
 import Foundation
 import Hark
+import HarkBench
 import HarkRecognition
 import HarkSampleApps
 import Testing
@@ -94,19 +95,8 @@ func run(_ tool: String, _ arguments: [String]) throws {
     #expect(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")
 }
 
-/// Word error rate of `hypothesis` against `reference` (Levenshtein over words).
+/// Word error rate of `hypothesis` against `reference`.
 func wordErrorRate(_ reference: String, _ hypothesis: String) -> Double {
-    let r = reference.lowercased().split(separator: " "), h = hypothesis.lowercased().split(separator: " ")
-    guard !r.isEmpty else { return h.isEmpty ? 0 : 1 }
-    var row = Array(0...h.count)
-    for i in 1...r.count {
-        var previous = row[0]
-        row[0] = i
-        for j in stride(from: 1, through: h.count, by: 1) {
-            let current = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (r[i - 1] == h[j - 1] ? 0 : 1))
-            previous = current
-        }
-    }
-    return Double(row[h.count]) / Double(r.count)
+    let r = WordErrorRate.words(reference)
+    return Double(WordErrorRate.edits(r, WordErrorRate.words(hypothesis))) / Double(max(1, r.count))
 }
