@@ -22,6 +22,25 @@ public struct UtteranceResult: Sendable, Codable {
     /// From having all the audio to having the intent.
     public var latencySeconds: Double
 
+    public init(audio: String, expectedIntent: String?, expectedSlots: [String: String], heard: String,
+                intent: String?, slots: [String: String], accepted: Bool, intentCorrect: Bool,
+                wordErrors: Int = 0, referenceWords: Int = 0, audioSeconds: Double = 0, decodeSeconds: Double = 0,
+                latencySeconds: Double = 0) {
+        self.audio = audio
+        self.expectedIntent = expectedIntent
+        self.expectedSlots = expectedSlots
+        self.heard = heard
+        self.intent = intent
+        self.slots = slots
+        self.accepted = accepted
+        self.intentCorrect = intentCorrect
+        self.wordErrors = wordErrors
+        self.referenceWords = referenceWords
+        self.audioSeconds = audioSeconds
+        self.decodeSeconds = decodeSeconds
+        self.latencySeconds = latencySeconds
+    }
+
     enum CodingKeys: String, CodingKey {
         case audio, heard, intent, slots, accepted
         case expectedIntent = "expected_intent", expectedSlots = "expected_slots"
@@ -37,7 +56,8 @@ public struct BenchReport: Sendable, Codable {
     public var utterances: Int
     public var commandAcceptance: Double
     public var intentAccuracy: Double
-    public var wer: Double
+    /// nil when no utterance has reference text (labels give no transcripts).
+    public var wer: Double?
     /// Out-of-grammar utterances given an intent, over all out-of-grammar utterances.
     public var falseAcceptRate: Double?
     public var rtf: Double
@@ -58,8 +78,8 @@ public struct BenchReport: Sendable, Codable {
             "| utterances | \(utterances) |",
             "| command acceptance | \(pct(commandAcceptance)) |",
             "| intent accuracy | \(pct(intentAccuracy)) |",
-            "| word error rate | \(pct(wer)) |",
         ]
+        if let wer { lines.append("| word error rate | \(pct(wer)) |") }
         if let falseAcceptRate { lines.append("| false accepts (out of grammar) | \(pct(falseAcceptRate)) |") }
         lines += [
             "| decoding real-time factor | \(String(format: "%.3f", rtf)) |",
@@ -79,8 +99,12 @@ public struct BenchReport: Sendable, Codable {
 
 /// Runs labelled utterances through the whole pipeline and scores them.
 public enum Bench {
-    /// Runs `utterances`; each conversation (and each lone utterance) gets a
-    /// fresh assistant from `makeAssistant`.
+    /// Runs `utterances`; each conversation (and each lone utterance) starts
+    /// with no conversation in progress. An assistant that finished its last
+    /// conversation is used again (building one compiles every grammar and
+    /// rebuilds the recognizer's search, which takes seconds with large
+    /// grammars); one still asking a question is replaced by a fresh one from
+    /// `makeAssistant`.
     ///
     /// - Parameter progress: called after each utterance with (done, total).
     /// - Throws: the first audio or recognition error, naming the file.
@@ -97,8 +121,15 @@ public enum Bench {
             }
         }
         var results: [UtteranceResult] = []
+        var reusable: Assistant?
         for group in groups {
-            let assistant = try makeAssistant()
+            let assistant: Assistant
+            if let previous = reusable, await !previous.isAsking {
+                assistant = previous
+            } else {
+                assistant = try makeAssistant()
+            }
+            reusable = assistant
             for u in group.sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
                 let samples = try TurnAudio.read(path: u.audio)
                 let started = ContinuousClock.now
@@ -112,22 +143,73 @@ public enum Bench {
     }
 
     static func score(_ u: LabelledUtterance, _ turn: Turn, latency: Double) -> UtteranceResult {
-        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespaces) }
-        let intentCorrect = turn.intent == u.intent && (u.intent == nil || turn.app == u.app || u.app == nil)
-        let understood = u.intent == nil ? turn.app == nil || turn.code == "notUnderstood" : true
-        let slotsCorrect = u.slots.allSatisfy { name, value in turn.slots[name].map(trimmed) == trimmed(value) }
-        let accepted = u.intent == nil ? (turn.code == "notUnderstood") : (intentCorrect && slotsCorrect && understood)
+        let answer = Answer(app: turn.app, intent: turn.intent, slots: turn.slots, code: turn.code)
+        let judgement = judge(u, answer)
         let reference = u.text.map(WordErrorRate.words) ?? []
         return UtteranceResult(
             audio: u.audio, expectedIntent: u.intent, expectedSlots: u.slots, heard: turn.heard,
-            intent: turn.code == "notUnderstood" ? nil : turn.intent, slots: turn.slots, accepted: accepted,
-            intentCorrect: u.intent == nil ? turn.code == "notUnderstood" : intentCorrect,
+            intent: answer.isAnswer ? turn.intent : nil, slots: turn.slots, accepted: judgement.accepted,
+            intentCorrect: judgement.intentCorrect,
             wordErrors: u.text == nil ? 0 : WordErrorRate.edits(reference, WordErrorRate.words(turn.heard)),
             referenceWords: reference.count, audioSeconds: turn.audioSeconds, decodeSeconds: turn.decodeSeconds,
             latencySeconds: latency)
     }
 
-    static func report(_ results: [UtteranceResult]) -> BenchReport {
+    /// What the assistant made of an utterance, as far as scoring goes.
+    public struct Answer: Sendable, Equatable {
+        public var app: String?
+        public var intent: String?
+        public var slots: [String: String]
+        /// The turn's response code (`success`, `unsupported`, `notUnderstood`, ...).
+        public var code: String
+
+        public init(app: String?, intent: String?, slots: [String: String] = [:], code: String) {
+            self.app = app
+            self.intent = intent
+            self.slots = slots
+            self.code = code
+        }
+
+        /// Whether the assistant settled on an app and intent. Not
+        /// understanding, or asking which app, is no answer. An app without a
+        /// handler for the intent (`unsupported`) still answered: the
+        /// intent and slots are what speech-to-intent is judged on.
+        public var isAnswer: Bool {
+            app != nil && intent != nil && code != "notUnderstood" && code != "whichApp"
+        }
+    }
+
+    /// How one answer is judged.
+    public struct Judgement: Sendable, Equatable {
+        /// In-grammar: "command acceptance" — the intent is right and every
+        /// labelled slot is there with exactly the labelled value (both
+        /// trimmed); extra slots do not count against it; no answer is an
+        /// error. Out-of-grammar: the utterance was rejected.
+        public var accepted: Bool
+        /// In-grammar: the intent (and app, when labelled) is right.
+        /// Out-of-grammar: rejected.
+        public var intentCorrect: Bool
+
+        public init(accepted: Bool, intentCorrect: Bool) {
+            self.accepted = accepted
+            self.intentCorrect = intentCorrect
+        }
+    }
+
+    /// Judges `answer` against the labels of `u`.
+    public static func judge(_ u: LabelledUtterance, _ answer: Answer) -> Judgement {
+        guard let expectedIntent = u.intent else {
+            let rejected = answer.code == "notUnderstood"
+            return Judgement(accepted: rejected, intentCorrect: rejected)
+        }
+        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let intentCorrect = answer.isAnswer && answer.intent == expectedIntent && (u.app == nil || answer.app == u.app)
+        let slotsCorrect = u.slots.allSatisfy { name, value in answer.slots[name].map(trimmed) == trimmed(value) }
+        return Judgement(accepted: intentCorrect && slotsCorrect, intentCorrect: intentCorrect)
+    }
+
+    /// The figures of scored results.
+    public static func report(_ results: [UtteranceResult]) -> BenchReport {
         let n = Double(max(1, results.count))
         let inGrammar = results.filter { $0.expectedIntent != nil }
         let outOfGrammar = results.filter { $0.expectedIntent == nil }
@@ -142,7 +224,7 @@ public enum Bench {
             utterances: results.count,
             commandAcceptance: Double(inGrammar.filter(\.accepted).count) / Double(max(1, inGrammar.count)),
             intentAccuracy: Double(results.filter(\.intentCorrect).count) / n,
-            wer: Double(results.reduce(0) { $0 + $1.wordErrors }) / Double(max(1, words)),
+            wer: words == 0 ? nil : Double(results.reduce(0) { $0 + $1.wordErrors }) / Double(words),
             falseAcceptRate: outOfGrammar.isEmpty ? nil
                 : Double(outOfGrammar.filter { !$0.accepted }.count) / Double(outOfGrammar.count),
             rtf: audio > 0 ? results.reduce(0) { $0 + $1.decodeSeconds } / audio : 0,

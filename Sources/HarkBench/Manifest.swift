@@ -17,6 +17,17 @@ public struct LabelledUtterance: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey { case audio, text, app, intent, slots, conversation, turn }
 
+    public init(audio: String, text: String? = nil, app: String? = nil, intent: String?, slots: [String: String] = [:],
+                conversation: String? = nil, turn: Int? = nil) {
+        self.audio = audio
+        self.text = text
+        self.app = app
+        self.intent = intent
+        self.slots = slots
+        self.conversation = conversation
+        self.turn = turn
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         audio = try c.decode(String.self, forKey: .audio)
@@ -51,6 +62,57 @@ public enum Manifest {
             }
         }
         return result
+    }
+}
+
+/// Reads the speech-to-intent benchmark's label files (Picovoice's format,
+/// as in `barista-dev/labels.json`):
+/// `{"<file>.wav": {"intent": "orderDrink", "slots": {"size": "large"}}}`.
+public enum Labels {
+    struct Entry: Decodable {
+        var intent: String?
+        var slots: [String: String]?
+    }
+
+    /// Reads `path`; each file name is resolved against `audioDirectory`.
+    /// Utterances come in file-name order. Slot values are kept as written
+    /// (scoring trims them); an entry without an intent is audio that must
+    /// be rejected.
+    ///
+    /// - Throws: ``BenchError`` naming the file (and the entry) at fault.
+    public static func load(_ path: String, audioDirectory: String) throws -> [LabelledUtterance] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError("\(path): cannot read the labels")
+        }
+        let entries: [String: Entry]
+        do {
+            entries = try JSONDecoder().decode([String: Entry].self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw BenchError("\(path): not JSON (\(context.underlyingError.map { "\($0)" } ?? context.debugDescription))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw BenchError("\(path): \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription); expected {\"<file>.wav\": {\"intent\": \"...\", \"slots\": {\"name\": \"value\"}}}")
+        } catch {
+            throw BenchError("\(path): \(error); expected {\"<file>.wav\": {\"intent\": \"...\", \"slots\": {...}}}")
+        }
+        guard !entries.isEmpty else { throw BenchError("\(path): no labelled files") }
+        let folder = URL(fileURLWithPath: audioDirectory)
+        return entries.keys.sorted().map { file in
+            let entry = entries[file]!
+            let audio = file.hasPrefix("/") ? file : folder.appendingPathComponent(file).path
+            return LabelledUtterance(audio: audio, intent: entry.intent, slots: entry.slots ?? [:])
+        }
+    }
+
+    /// Where a labels file's audio is by default: its `audio/` folder when
+    /// there is one, else its own folder.
+    public static func defaultAudioDirectory(for path: String) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let audio = folder.appendingPathComponent("audio")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: audio.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return audio.path
+        }
+        return folder.path
     }
 }
 

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import HarkCatalog
+import HarkGrammar
+import HarkRecognition
+
+extension HarkCommand {
+    /// `hark import FORMAT ...`: grammars from other tools as Hark apps.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Turn another tool's grammar into a Hark app folder.",
+            subcommands: [Rhino.self])
+
+        /// `hark import rhino FILE.yaml --out models/apps/NAME [--name NAME]`.
+        struct Rhino: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Import a Picovoice Rhino context (YAML) as an app: <out>/NAME.hark and <out>/Info.plist.",
+                discussion: """
+                    The grammar is written as readable Hark grammar text; edit it freely.
+                    Example: hark import rhino coffee_maker.yaml --out models/benchmark-apps/Barista
+                    """)
+
+            @Argument(help: "The Rhino context file (YAML).")
+            var file: String
+
+            @Option(help: "The app folder to write (created if needed).")
+            var out: String
+
+            @Option(help: "The app's name (default: the last component of --out).")
+            var name: String?
+
+            @Option(help: "Acoustic model folder, to check every word has a pronunciation.")
+            var model: String = AcousticModel.defaultDirectory
+
+            var appName: String {
+                name ?? URL(fileURLWithPath: out).standardizedFileURL.lastPathComponent
+            }
+
+            func validate() throws {
+                let name = appName
+                guard !name.isEmpty, name != ".", name != "..", !name.contains("/"),
+                      name.allSatisfy({ $0.isLetter || $0.isNumber || " _-.".contains($0) }) else {
+                    throw ValidationError("'\(name)' cannot be an app name; pass --name NAME (letters, digits, space, _ - .)")
+                }
+            }
+
+            func run() async throws {
+                try await Self.reportingErrors {
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        throw CommandFailure(description: "\(file): cannot read the file")
+                    }
+                    guard let yaml = String(data: data, encoding: .utf8) else {
+                        throw CommandFailure(description: "\(file): not UTF-8 text")
+                    }
+                    let result = try RhinoImporter.translate(yaml, path: file)
+                    let name = appName
+                    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                    let folder = URL(fileURLWithPath: out)
+                    let grammarURL = folder.appendingPathComponent("\(name).hark")
+                    let plistURL = folder.appendingPathComponent("Info.plist")
+                    try Data(result.grammar.utf8).write(to: grammarURL, options: .atomic)
+                    try Data(Self.infoPlist(name: name, intents: result.intents).utf8).write(to: plistURL, options: .atomic)
+                    // Check the folder loads as an app, as the assistant will load it.
+                    _ = try AppInfo(contentsOf: plistURL.path)
+                    print("wrote \(grammarURL.path) (intents: \(result.intents.joined(separator: ", ")))")
+                    print("wrote \(plistURL.path)")
+                    Self.warnAboutUnpronounceableWords(grammar: result.grammar, path: grammarURL.path, model: model)
+                }
+            }
+
+            /// A minimal `Info.plist` naming the app and its intents.
+            static func infoPlist(name: String, intents: [String]) -> String {
+                func escape(_ s: String) -> String {
+                    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                        .replacingOccurrences(of: ">", with: "&gt;")
+                }
+                return """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                    <plist version="1.0">
+                    <dict>
+                        <key>CFBundleName</key>
+                        <string>\(escape(name))</string>
+                        <key>CFBundleDisplayName</key>
+                        <string>\(escape(name))</string>
+                        <key>IntentsSupported</key>
+                        <array>
+                    \(intents.map { "        <string>\(escape($0))</string>" }.joined(separator: "\n"))
+                        </array>
+                    </dict>
+                    </plist>
+
+                    """
+            }
+
+            /// Words the recognizer could not say stop the assistant from
+            /// starting; name them now, while the grammar is fresh.
+            static func warnAboutUnpronounceableWords(grammar: String, path: String, model: String) {
+                guard let file = try? GrammarParser.parse(grammar, path: path),
+                      let graph = try? GrammarCompiler.compile([GrammarInstance(app: "import", grammar: file,
+                                                                                 externalRules: ["app": .word("app")])]),
+                      let dictionary = try? AcousticModel(directory: model).dictionary,
+                      let lexicon = try? Lexicon(contentsOf: dictionary) else { return }
+                let missing = graph.vocabulary.filter { !lexicon.contains($0) }.sorted()
+                guard !missing.isEmpty else { return }
+                FileHandle.standardError.write(Data("""
+                    hark: warning: \(path): no pronunciation in \(dictionary) for \(missing.map { "'\($0)'" }.joined(separator: ", ")); \
+                    the assistant will not start until they are respelled in the grammar\n
+                    """.utf8))
+            }
+        }
+    }
+}
