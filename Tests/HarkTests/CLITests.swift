@@ -42,19 +42,9 @@ struct CLITests {
         let raw = dir.appendingPathComponent("turn.raw").path
         let wav = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
         try run("/usr/bin/sox", [wav, "-t", "raw", "-r", "16000", "-c", "1", "-e", "signed-integer", "-b", "16", raw])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Repo.hark)
-        process.arguments = ["replay", "-", "--json", "--data-dir", dir.path]
-        process.currentDirectoryURL = Repo.root
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: raw))
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let turn = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let result = try runHark(["replay", "-", "--json", "--data-dir", dir.path], stdin: raw)
+        #expect(result.status == 0, "\(result.err)")
+        let turn = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect((turn["slots"] as? [String: String])?["recipients"] == "Bobo")
         let words = try #require(turn["words"] as? [[String: Any]])
         #expect(words.compactMap { $0["word"] as? String }.joined(separator: " ") == turn["heard"] as? String)
@@ -147,22 +137,9 @@ struct CLITests {
         let a = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
         let b = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-little-bobo.wav").path
         try run("/usr/bin/sox", [a, b, "-t", "raw", "-r", "16000", "-c", "1", "-e", "signed-integer", "-b", "16", raw])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Repo.hark)
-        process.arguments = ["listen", "--device", "-", "--playback", "none", "--json"]
-        process.currentDirectoryURL = Repo.root
-        var env = ProcessInfo.processInfo.environment
-        env["HARK_DATA_DIR"] = dir.path
-        process.environment = env
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: raw))
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let turns = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let result = try runHark(["listen", "--device", "-", "--playback", "none", "--json"], stdin: raw)
+        #expect(result.status == 0, "\(result.err)")
+        let turns = result.out.split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(turns.count == 2)
         #expect(turns.compactMap { ($0["slots"] as? [String: String])?["recipients"] } == ["Bobo", "Little Bobo"])

@@ -64,8 +64,9 @@ func makeAssistant(recognizer: Bool = true) throws -> Assistant {
                              decoder: recognizer ? sharedDecoder : nil)
 }
 
-/// Runs the `hark` executable; returns exit status, stdout and stderr.
-func runHark(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+/// Runs the `hark` executable, with `stdin` (a file path) as its standard
+/// input when given; returns exit status, stdout and stderr.
+func runHark(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Repo.hark)
     process.arguments = arguments
@@ -74,6 +75,7 @@ func runHark(_ arguments: [String], environment: [String: String] = [:]) throws 
     env["HARK_DATA_DIR"] = try temporaryDirectory("cli").path
     for (k, v) in environment { env[k] = v }
     process.environment = env
+    if let stdin { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin)) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
