@@ -112,21 +112,6 @@ public final class PocketSphinxDecoder: Sendable {
         return decoder
     }
 
-    /// The words of `words` that have no pronunciation.
-    public func missingWords(_ words: some Sequence<String>) -> [String] {
-        state.withLock { state in
-            guard let state else { return [] }
-            return Set(words).filter { !state.lexicon.contains($0) }.sorted()
-        }
-    }
-
-    /// Adds pronunciations for words the lexicon lacks (names, app words).
-    public func addPronunciation(_ word: String, phones: [String]) {
-        state.withLock { state in
-            state?.lexicon.add(word, phones: phones)
-        }
-    }
-
     /// Builds the decoder's search for `grammar` unless it is the current one.
     private static func activate(_ grammar: DecoderGrammar, in state: inout State) throws {
         guard state.currentGrammar != grammar.id else { return }

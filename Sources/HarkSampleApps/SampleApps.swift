@@ -1,7 +1,11 @@
 import Foundation
+import Hark
+import HarkCatalog
 import HarkEngine
 import HarkGrammar
 import HarkIntents
+import HarkRecognition
+import Logging
 
 /// The sample apps' handlers and the user vocabulary they register.
 public struct SampleApps: Sendable {
@@ -21,10 +25,6 @@ public struct SampleApps: Sendable {
     }
 }
 
-import Hark
-import HarkCatalog
-import HarkRecognition
-import Logging
 
 extension SampleApps {
     /// An assistant with the apps under `modelsDirectory/apps`, the domain
