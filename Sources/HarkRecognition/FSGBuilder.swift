@@ -1,24 +1,25 @@
 import CPocketSphinx
 import HarkGrammar
 
-/// Turns an ``IntentGraph`` into a pocketsphinx finite-state grammar.
+/// Turns a ``WordAutomaton`` into a pocketsphinx finite-state grammar.
 ///
-/// Word arcs become word transitions; tags and epsilons become null
-/// transitions; a free-text arc becomes one transition per dictation word,
-/// weighted by the word's unigram probability. Each state's outgoing arcs
-/// share its probability mass equally, as pocketsphinx's own JSGF compiler
-/// does for unweighted alternatives.
+/// Word transitions stay word transitions; a dictation transition becomes
+/// one transition per dictation word, weighted by the word's unigram
+/// probability; epsilon moves and acceptance become null transitions (the
+/// FSG has a single final state). Each state's outgoing transitions share
+/// its probability mass equally, as pocketsphinx's own JSGF compiler does
+/// for unweighted alternatives.
 enum FSGBuilder {
-    static func build(_ graph: IntentGraph, dictation: [(word: String, probability: Double)], name: String, decoder: OpaquePointer) throws -> UnsafeMutablePointer<fsg_model_t> {
+    static func build(_ automaton: WordAutomaton, dictation: [(word: String, probability: Double)], name: String, decoder: OpaquePointer) throws -> UnsafeMutablePointer<fsg_model_t> {
         let lmath = ps_get_logmath(decoder)
         let config = ps_get_config(decoder)
         let lw = Float(cmd_ln_float_r(config, "-lw"))
         // One extra state: the single final state pocketsphinx wants.
-        let finalState = graph.stateCount
-        guard let fsg = fsg_model_init(name, lmath, lw, Int32(graph.stateCount + 1)) else {
-            throw RecognitionError("pocketsphinx could not allocate a grammar of \(graph.stateCount + 1) states")
+        let finalState = automaton.stateCount
+        guard let fsg = fsg_model_init(name, lmath, lw, Int32(automaton.stateCount + 1)) else {
+            throw RecognitionError("pocketsphinx could not allocate a grammar of \(automaton.stateCount + 1) states")
         }
-        fsg.pointee.start_state = Int32(graph.start)
+        fsg.pointee.start_state = Int32(automaton.start)
         fsg.pointee.final_state = Int32(finalState)
 
         var wordIDs: [String: Int32] = [:]
@@ -28,27 +29,32 @@ enum FSGBuilder {
             wordIDs[w] = id
             return id
         }
-        for (from, arcs) in graph.arcs.enumerated() {
-            let isFinal = graph.finals[from] != nil
-            let fanOut = arcs.count + (isFinal ? 1 : 0)
+        var hasEpsilons = false
+        for from in 0..<automaton.stateCount {
+            let transitions = automaton.transitions[from]
+            let epsilons = automaton.epsilons[from]
+            let isFinal = automaton.finals.contains(from)
+            let fanOut = transitions.count + epsilons.count + (isFinal ? 1 : 0)
             guard fanOut > 0 else { continue }
             let share = 1.0 / Double(fanOut)
             let logp = logmath_log(lmath, share)
             if isFinal { fsg_model_null_trans_add(fsg, Int32(from), Int32(finalState), logp) }
-            for arc in arcs {
-                switch arc.label {
+            for to in epsilons {
+                fsg_model_null_trans_add(fsg, Int32(from), Int32(to), logp)
+                hasEpsilons = true
+            }
+            for transition in transitions {
+                switch transition.symbol {
                 case .word(let w):
-                    fsg_model_trans_add(fsg, Int32(from), Int32(arc.to), logp, wordID(w))
-                case .anyWord:
+                    fsg_model_trans_add(fsg, Int32(from), Int32(transition.to), logp, wordID(w))
+                case .dictation:
                     for (w, p) in dictation {
-                        fsg_model_trans_add(fsg, Int32(from), Int32(arc.to), logmath_log(lmath, share * p), wordID(w))
+                        fsg_model_trans_add(fsg, Int32(from), Int32(transition.to), logmath_log(lmath, share * p), wordID(w))
                     }
-                default:
-                    fsg_model_null_trans_add(fsg, Int32(from), Int32(arc.to), logp)
                 }
             }
         }
-        _ = fsg_model_null_trans_closure(fsg, nil)
+        if hasEpsilons { _ = fsg_model_null_trans_closure(fsg, nil) }
         return fsg
     }
 }

@@ -126,7 +126,7 @@ public final class PocketSphinxDecoder: Sendable {
         let decoder = state.decoder
         state.searchSerial += 1
         let name = "hark\(state.searchSerial)"
-        let fsg = try FSGBuilder.build(graph, dictation: dictation.normalized(), name: name, decoder: decoder)
+        let fsg = try FSGBuilder.build(grammar.automaton, dictation: dictation.normalized(), name: name, decoder: decoder)
         defer { fsg_model_free(fsg) }
         guard ps_set_fsg(decoder, name, fsg) == 0, ps_set_search(decoder, name) == 0 else {
             throw RecognitionError("pocketsphinx rejected the grammar (\(graph.stateCount) states); set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why")
@@ -227,11 +227,19 @@ public final class DecoderGrammar: Sendable {
     let id: Int
     public let graph: IntentGraph
     public let dictation: DictationVocabulary
+    /// What the decoder searches: the graph's word language, minimised.
+    let automaton: WordAutomaton
 
     public init(graph: IntentGraph, dictation: DictationVocabulary) {
         id = Self.counter.add(1, ordering: .relaxed).newValue
         self.graph = graph
         self.dictation = dictation
+        automaton = WordAutomaton(minimizing: graph) ?? WordAutomaton(unminimized: graph)
+    }
+
+    /// States and transitions of the search (dictation counted once).
+    public var searchSize: (states: Int, transitions: Int) {
+        (automaton.stateCount, automaton.transitionCount)
     }
 }
 

@@ -1,0 +1,102 @@
+import HarkGrammar
+@testable import HarkRecognition
+import Testing
+
+/// A coffee grammar in the shape that made the search slow: the same lists
+/// used in many sentences, each use its own copy in the intent graph.
+private let coffeeGrammar = """
+slot size: sizes
+slot drink: drinks
+slot milk: milks
+list sizes:
+    small
+    medium
+    large
+list drinks:
+    latte
+    mocha
+    drip coffee => drip
+list milks:
+    whole milk => whole
+    oat milk => oat
+rule please = please | thanks
+intent orderDrink:
+    [can i get] [a] {size} {drink} [with {milk}] [<please>]
+    [can i get] [a] {drink} [with {milk}] [<please>]
+    i want [a] {size} {drink} [with {milk}] [<please>]
+    i want [a] {drink} [with {milk}] [<please>]
+    give me [a] {drink} [<please>]
+"""
+
+private let messagingGrammar = """
+slot recipients: contacts
+slot content: text
+list contacts:
+    bobo
+    bobo the great
+rule app = monkey chat
+intent INSendMessageIntent:
+    send [a] message to {recipients} [on <app>] [saying {content}]
+    <app> {recipients} {content}
+"""
+
+private func graph(_ text: String, app: String = "App") throws -> IntentGraph {
+    let file = try GrammarParser.parse(text, path: "test.hark")
+    return try GrammarCompiler.compile([GrammarInstance(app: app, grammar: file)])
+}
+
+private func words(_ s: String) -> [String] { s.split(separator: " ").map(String.init) }
+
+@Suite("The recognizer's word automaton")
+struct WordAutomatonTests {
+    @Test("accepts exactly the sentences the intent graph accepts")
+    func sameLanguage() throws {
+        let g = try graph(coffeeGrammar)
+        let minimal = try #require(WordAutomaton(minimizing: g))
+        let unminimized = WordAutomaton(unminimized: g)
+        let sentences = [
+            "can i get a large latte with oat milk please", "a small drip coffee", "large mocha thanks",
+            "i want mocha", "give me a latte please", "latte with whole milk",
+            // not in the grammar
+            "give me a large latte", "i want", "can i get", "latte latte", "please", "a", "small", "",
+            "give me a latte with oat milk", "i want a large drip",
+        ]
+        for sentence in sentences {
+            #expect(minimal.accepts(words(sentence)) == unminimized.accepts(words(sentence)), "\(sentence)")
+        }
+        #expect(minimal.accepts(words("can i get a large latte with oat milk please")))
+        #expect(!minimal.accepts(words("give me a large latte")))
+    }
+
+    @Test("is deterministic and far smaller than the intent graph")
+    func deterministicAndSmall() throws {
+        let g = try graph(coffeeGrammar)
+        let minimal = try #require(WordAutomaton(minimizing: g))
+        for arcs in minimal.transitions {
+            #expect(Set(arcs.map(\.symbol)).count == arcs.count, "two transitions on one word")
+        }
+        #expect(minimal.epsilons.allSatisfy { $0.isEmpty })
+        // Every use of a list is one copy in the graph; the automaton shares them.
+        #expect(minimal.stateCount * 4 < g.stateCount, "\(minimal.stateCount) states from \(g.stateCount)")
+    }
+
+    @Test("keeps free-text slots as dictation transitions")
+    func dictation() throws {
+        let g = try graph(messagingGrammar)
+        let minimal = try #require(WordAutomaton(minimizing: g))
+        #expect(minimal.accepts(words("send a message to bobo saying please send more bananas")))
+        #expect(minimal.accepts(words("monkey chat bobo the great hello")))
+        #expect(!minimal.accepts(words("monkey chat bobo")))
+        #expect(!minimal.accepts(words("send a message to little bobo")))
+        #expect(minimal.transitions.flatMap { $0 }.contains { $0.symbol == .dictation })
+    }
+
+    @Test("falls back to the graph's own shape past the state budget")
+    func budget() throws {
+        let g = try graph(coffeeGrammar)
+        #expect(WordAutomaton(minimizing: g, budget: 3) == nil)
+        let fallback = WordAutomaton(unminimized: g)
+        #expect(fallback.stateCount == g.stateCount)
+        #expect(fallback.accepts(words("a small drip coffee")))
+    }
+}
