@@ -4,20 +4,36 @@ import HarkGrammar
 /// Turns a ``WordAutomaton`` into a pocketsphinx finite-state grammar.
 ///
 /// Word transitions stay word transitions; a dictation transition becomes
-/// one transition per dictation word, weighted by the word's unigram
-/// probability; epsilon moves and acceptance become null transitions (the
-/// FSG has a single final state). Each state's outgoing transitions share
-/// its probability mass equally, as pocketsphinx's own JSGF compiler does
-/// for unweighted alternatives.
+/// one transition per phone of the free-text ``PhoneLoop``, each paying the
+/// free-text penalty; epsilon moves and acceptance become null transitions
+/// (the FSG has a single final state). Each state's outgoing transitions
+/// share its probability mass equally, as pocketsphinx's own JSGF compiler
+/// does for unweighted alternatives.
+///
+/// With a rejection penalty, a garbage branch runs beside the grammar from
+/// the start state: a loop of garbage phones to the final state, each phone
+/// paying the penalty.
 enum FSGBuilder {
-    static func build(_ automaton: WordAutomaton, dictation: [(word: String, probability: Double)], name: String, decoder: OpaquePointer) throws -> UnsafeMutablePointer<fsg_model_t> {
+    struct Settings {
+        /// Probability factor per phone of free text.
+        var freeTextPhonePenalty: Double
+        /// Probability factor per phone of the garbage branch; no branch when nil.
+        var rejectionPhonePenalty: Double?
+        /// The phones the model can pronounce as pseudo-words.
+        var phones: [String]
+    }
+
+    static func build(_ automaton: WordAutomaton, settings: Settings, name: String, decoder: OpaquePointer) throws -> UnsafeMutablePointer<fsg_model_t> {
         let lmath = ps_get_logmath(decoder)
         let config = ps_get_config(decoder)
         let lw = Float(cmd_ln_float_r(config, "-lw"))
-        // One extra state: the single final state pocketsphinx wants.
+        // One extra state: the single final state pocketsphinx wants; one
+        // more for the garbage loop.
         let finalState = automaton.stateCount
-        guard let fsg = fsg_model_init(name, lmath, lw, Int32(automaton.stateCount + 1)) else {
-            throw RecognitionError("pocketsphinx could not allocate a grammar of \(automaton.stateCount + 1) states")
+        let garbageState = automaton.stateCount + 1
+        let stateCount = automaton.stateCount + (settings.rejectionPhonePenalty == nil ? 1 : 2)
+        guard let fsg = fsg_model_init(name, lmath, lw, Int32(stateCount)) else {
+            throw RecognitionError("pocketsphinx could not allocate a grammar of \(stateCount) states")
         }
         fsg.pointee.start_state = Int32(automaton.start)
         fsg.pointee.final_state = Int32(finalState)
@@ -29,16 +45,19 @@ enum FSGBuilder {
             wordIDs[w] = id
             return id
         }
+        let phoneShare = 1.0 / Double(settings.phones.count)
         var hasEpsilons = false
         for from in 0..<automaton.stateCount {
             let transitions = automaton.transitions[from]
             let epsilons = automaton.epsilons[from]
             let isFinal = automaton.finals.contains(from)
-            let fanOut = transitions.count + epsilons.count + (isFinal ? 1 : 0)
+            let garbage = from == automaton.start && settings.rejectionPhonePenalty != nil
+            let fanOut = transitions.count + epsilons.count + (isFinal ? 1 : 0) + (garbage ? 1 : 0)
             guard fanOut > 0 else { continue }
             let share = 1.0 / Double(fanOut)
             let logp = logmath_log(lmath, share)
             if isFinal { fsg_model_null_trans_add(fsg, Int32(from), Int32(finalState), logp) }
+            if garbage { fsg_model_null_trans_add(fsg, Int32(from), Int32(garbageState), logp) }
             for to in epsilons {
                 fsg_model_null_trans_add(fsg, Int32(from), Int32(to), logp)
                 hasEpsilons = true
@@ -48,11 +67,21 @@ enum FSGBuilder {
                 case .word(let w):
                     fsg_model_trans_add(fsg, Int32(from), Int32(transition.to), logp, wordID(w))
                 case .dictation:
-                    for (w, p) in dictation {
-                        fsg_model_trans_add(fsg, Int32(from), Int32(transition.to), logmath_log(lmath, share * p), wordID(w))
+                    let logp = logmath_log(lmath, share * phoneShare * settings.freeTextPhonePenalty)
+                    for phone in settings.phones {
+                        fsg_model_trans_add(fsg, Int32(from), Int32(transition.to), logp, wordID(PhoneLoop.word(phone, .dictation)))
                     }
                 }
             }
+        }
+        if let penalty = settings.rejectionPhonePenalty {
+            // Loop or leave, evenly; every phone pays the penalty.
+            let logp = logmath_log(lmath, 0.5 * phoneShare * penalty)
+            for phone in settings.phones {
+                fsg_model_trans_add(fsg, Int32(garbageState), Int32(garbageState), logp, wordID(PhoneLoop.word(phone, .garbage)))
+            }
+            fsg_model_null_trans_add(fsg, Int32(garbageState), Int32(finalState), logmath_log(lmath, 0.5))
+            hasEpsilons = true
         }
         if hasEpsilons { _ = fsg_model_null_trans_closure(fsg, nil) }
         return fsg

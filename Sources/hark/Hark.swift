@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkRecognition
 import Logging
 
 /// `hark`: offline speech-to-intent, the SiriKit way.
@@ -29,6 +30,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(name: .customLong("decoder-option"), help: ArgumentHelp("A pocketsphinx setting as NAME=VALUE (e.g. lw=8); repeatable.", valueName: "name=value"))
     var decoderOptions: [String] = []
 
+    @Option(help: ArgumentHelp("Out-of-grammar rejection: the garbage loop's probability per phone; higher rejects more, 'off' accepts the nearest sentence.", valueName: "penalty|off"))
+    var rejection: String = String(DecoderOptions.defaultRejectionPhonePenalty)
+
     @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")
     var verbose = false
 }
@@ -38,6 +42,16 @@ extension AssistantOptions {
         for option in decoderOptions where !option.contains("=") {
             throw ValidationError("--decoder-option takes NAME=VALUE, got '\(option)'")
         }
+        if rejection != "off" {
+            guard let p = Double(rejection), p > 0, p < 1 else {
+                throw ValidationError("--rejection takes a probability between 0 and 1 (e.g. 1e-8) or 'off', got '\(rejection)'")
+            }
+        }
+    }
+
+    /// The recognizer settings these options give.
+    var recognizerOptions: DecoderOptions {
+        DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection))
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

@@ -11,7 +11,7 @@ enum Wiring {
     /// The recognizer the options ask for.
     static func decoder(_ options: AssistantOptions) throws -> PocketSphinxDecoder {
         try PocketSphinxDecoder(model: AcousticModel(directory: options.model),
-                                options: DecoderOptions(arguments: options.decoderArguments))
+                                options: options.recognizerOptions)
     }
 
     /// The assistant, with `decoder` or a new one.

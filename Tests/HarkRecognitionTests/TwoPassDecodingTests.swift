@@ -1,0 +1,85 @@
+import Foundation
+import HarkAudio
+import HarkGrammar
+@testable import HarkRecognition
+import Testing
+
+private let messaging = """
+slot recipients: contacts
+slot content: text
+list contacts:
+    bobo
+    bobo the great
+    little bobo
+rule app = monkey chat
+intent INSendMessageIntent:
+    send [a] message to {recipients} [on <app>] [saying {content}]
+    send a text to {recipients} [on <app>] [saying {content}]
+"""
+
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func samples(_ path: String) throws -> [Int16] {
+    try WAVReader.read(contentsOf: path).audio.toRecognitionFormat().int16Samples()
+}
+
+private func grammar(rejecting: Bool = true) throws -> DecoderGrammar {
+    let file = try GrammarParser.parse(messaging, path: "messaging.hark")
+    let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
+    return DecoderGrammar(graph: graph, dictation: DictationVocabulary(), rejectsOutOfGrammar: rejecting)
+}
+
+/// One decoder for the suite: loading the model is the slow part.
+private let decoder = Result { try PocketSphinxDecoder(model: AcousticModel()) }
+
+@Suite("Grammar pass, n-gram pass for free text, rejection")
+struct TwoPassDecodingTests {
+    @Test("free text is read by the n-gram model between the grammar's words")
+    func freeText() throws {
+        let d = try decoder.get()
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try d.recognize(audio, grammar: grammar())
+        #expect(!r.rejected)
+        #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+        // The grammar pass alone has no words for "see you at the tree": they come from the n-gram model.
+        let content = r.text.split(separator: " ").dropFirst(10).joined(separator: " ")
+        // Measured: "a senior at the three" (flite's "see you at the tree").
+        #expect(content.hasSuffix("at the three") || content.hasSuffix("at the tree"), "\(content)")
+        // Word times stay in order and inside the audio.
+        let ends = r.words.map(\.end)
+        #expect(ends == ends.sorted() && (ends.last ?? 0) <= r.audioSeconds + 0.01)
+        #expect(!r.words.contains { PhoneLoop.kind(of: $0.word) != nil })
+    }
+
+    @Test("speech outside the grammar is rejected, not read as the nearest sentence")
+    func rejectsOutOfGrammar() throws {
+        let d = try decoder.get()
+        let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav"
+        let r = try d.recognize(try samples(clip), grammar: grammar())
+        #expect(r.rejected)
+        #expect(r.text.isEmpty)
+        // With rejection off the same audio is forced onto some sentence.
+        let forced = try d.recognize(try samples(clip), grammar: grammar(rejecting: false))
+        #expect(!forced.rejected)
+        #expect(forced.text.hasPrefix("send"), "\(forced.text)")
+    }
+
+    @Test("in-grammar speech is not rejected")
+    func acceptsInGrammar() throws {
+        let d = try decoder.get()
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-bobo-great.wav").path)
+        let file = try GrammarParser.parse("""
+            slot recipients: contacts
+            slot content: text
+            list contacts:
+                bobo the great
+            rule app = monkey chat
+            intent INSendMessageIntent:
+                tell {recipients} on <app> {content}
+            """, path: "t.hark")
+        let g = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)]), dictation: DictationVocabulary())
+        let r = try d.recognize(audio, grammar: g)
+        #expect(!r.rejected)
+        #expect(r.text.hasPrefix("tell bobo the great on monkey chat "), "\(r.text)")
+    }
+}
