@@ -60,7 +60,7 @@ public enum GrammarParser {
                 let type = inlineBody.trimmingWhitespace()
                 guard marker == ":", !type.isEmpty else {
                     throw GrammarError(.syntax("expected 'slot \(name): text' or 'slot \(name): LIST'"),
-                                       at: location(lineNumber, restColumn))
+                                       at: location(lineNumber, marker == ":" ? inlineColumn + inlineBody.count : restColumn))
                 }
                 guard type.allSatisfy(isNameCharacter) else {
                     throw GrammarError(.syntax("expected one slot type after 'slot \(name):' (text, a list name or a built-in type such as number)"),
