@@ -1,3 +1,4 @@
+import Foundation
 import HarkGrammar
 import Testing
 
@@ -229,5 +230,25 @@ struct BuiltinSizeTests {
         // Measured: currency, the largest, is about 1,500 states and 2,100 arcs.
         #expect(graph.stateCount < 2_000)
         #expect(arcs < 3_000)
+    }
+}
+
+@Suite("Built-in words")
+struct BuiltinWordsTests {
+    @Test("every built-in word has a pronunciation in pocketsphinx's en-us dictionary")
+    func pronounceable() throws {
+        let dictionary = try String(contentsOfFile: "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", encoding: .utf8)
+        let known = Set(dictionary.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        let text = SpokenValueType.allCases.map { "slot \($0.rawValue)Value: \($0.rawValue)" }.joined(separator: "\n")
+            + "\nintent X:\n" + SpokenValueType.allCases.map { "    say {\($0.rawValue)Value}" }.joined(separator: "\n")
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "A", grammar: try GrammarParser.parse(text, path: "t.hark"))])
+        #expect(graph.vocabulary.count > 100)
+        #expect(graph.vocabulary.subtracting(known).sorted() == [])
+    }
+
+    @Test("typed numbers reach list values spoken as numbers")
+    func typedNumbersInLists() throws {
+        let best = try #require(try parseOne(coffeeGrammar, "Give me a 12 ounce latte"))
+        #expect(best.slotValues["size"] == "12oz")
     }
 }
