@@ -23,6 +23,7 @@ intent OrderDrink:
     [<polite>] (can i get | give me) a ( {size} & [{shots}] & [with ice] ) coffee
 intent Repeat:
     repeat {count} times
+    (public | grammar | import) at eight a.m. [o'clock]
 """
 
 /// A finite-state grammar as pocketsphinx writes it (`fsg_model_write`), to
@@ -185,6 +186,8 @@ struct JSGFExporterTests {
         #expect(!fsg.accepts("give me a double shot coffee".split(separator: " ").map(String.init)))
         #expect(!fsg.accepts("give me a small small coffee".split(separator: " ").map(String.init)))
         #expect(fsg.accepts("repeat one hundred and twelve times".split(separator: " ").map(String.init)))
+        // JSGF keywords and dotted words are plain words.
+        #expect(fsg.accepts("import at eight a.m. o'clock".split(separator: " ").map(String.init)))
     }
 
     @Test("without dictation words free text takes the grammar's own words")
