@@ -69,7 +69,7 @@ public enum SpokenValueType: String, Sendable, CaseIterable {
         case .ordinal: return machine.numberText()
         case .currency: return machine.currencyText(default: context.defaultCurrency)
         case .time: return machine.timeText()
-        case .date: return machine.dateText(today: context.today)
+        case .date: return machine.dateText(today: context.today ?? .today)
         case .duration: return machine.durationText()
         }
     }
@@ -113,18 +113,19 @@ public enum SpokenValueType: String, Sendable, CaseIterable {
 
 /// What converting a spoken value needs to know beyond the words.
 public struct SpokenValueContext: Sendable, Equatable {
-    /// Today, for "tomorrow" and "next friday".
-    public var today: CalendarDay
+    /// Today, for "tomorrow" and "next friday"; nil for the local date at
+    /// the moment of each parse (an assistant runs past midnight).
+    public var today: CalendarDay?
     /// The ISO 4217 code meant when an amount names no currency ("three fifty").
     public var defaultCurrency: String
 
-    public init(today: CalendarDay, defaultCurrency: String = "USD") {
+    public init(today: CalendarDay? = nil, defaultCurrency: String = "USD") {
         self.today = today
         self.defaultCurrency = defaultCurrency
     }
 
-    /// Today in the local time zone, dollars by default.
-    public static var current: SpokenValueContext { SpokenValueContext(today: .today) }
+    /// The local date at each parse, dollars by default.
+    public static var current: SpokenValueContext { SpokenValueContext() }
 }
 
 /// A day of the proleptic Gregorian calendar, without time or time zone.

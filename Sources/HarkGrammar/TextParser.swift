@@ -53,8 +53,8 @@ public struct TextParser: Sendable {
 
     /// - Parameters:
     ///   - graph: The compiled grammars.
-    ///   - valueContext: What converting dates and amounts needs; today in
-    ///     the local time zone and US dollars unless given.
+    ///   - valueContext: What converting dates and amounts needs; the local
+    ///     date at each parse and US dollars unless given.
     public init(graph: IntentGraph, valueContext: SpokenValueContext = .current) {
         self.graph = graph
         self.valueContext = valueContext
