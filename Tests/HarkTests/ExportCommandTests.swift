@@ -25,6 +25,25 @@ struct ExportCommandTests {
         #expect(dictation.components(separatedBy: "|").count == 5)
     }
 
+    @Test("stock pocketsphinx decodes a fixture with the exported JSGF")
+    func stockPocketSphinx() throws {
+        let dir = try temporaryDirectory()
+        let gram = dir.appendingPathComponent("hark.gram").path
+        let export = try runHark(["export", "jsgf", "--dictation-words", "0", "--out", gram])
+        #expect(export.status == 0, "\(export.err)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pocketsphinx_continuous")
+        process.arguments = ["-jsgf", gram, "-infile", Repo.fixtures.appendingPathComponent("espeak-us/monkeychat-ask-content-1.wav").path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "send a message to bobo on monkey chat")
+    }
+
     @Test("a broken grammar is one line naming file:line:column")
     func brokenGrammar() throws {
         let dir = try temporaryDirectory()
