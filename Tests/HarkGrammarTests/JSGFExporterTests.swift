@@ -190,6 +190,23 @@ struct JSGFExporterTests {
         #expect(fsg.accepts("import at eight a.m. o'clock".split(separator: " ").map(String.init)))
     }
 
+    @Test("built-in types export as shared rules that accept what the graph accepts")
+    func builtinTypes() throws {
+        let text = SpokenValueType.allCases.map { "slot \($0.rawValue)Value: \($0.rawValue)" }.joined(separator: "\n")
+            + "\nintent X:\n" + SpokenValueType.allCases.map { "    say {\($0.rawValue)Value} [and {\($0.rawValue)Value}]" }.joined(separator: "\n")
+        let instances = [GrammarInstance(app: "A", grammar: try GrammarParser.parse(text, path: "t.hark"))]
+        let graph = try GrammarCompiler.compile(instances)
+        let jsgf = try JSGFExporter.export(instances, grammarName: "values")
+        // hark.below100 is used by number, currency, date and duration: written once.
+        #expect(jsgf.components(separatedBy: "<hark_below100> =").count == 2)
+        let (_, fsg) = try pocketsphinxFSG(ofJSGF: jsgf)
+        for sentence in sampleSentences(graph, count: 300, dictation: ["x"]) {
+            #expect(fsg.accepts(sentence), "JSGF rejects: \(sentence.joined(separator: " "))")
+        }
+        #expect(!fsg.accepts(["say", "hundred"]))
+        #expect(!fsg.accepts(["say", "noon", "noon"]))
+    }
+
     @Test("without dictation words free text takes the grammar's own words")
     func dictationFallback() throws {
         let text = try JSGFExporter.export(try instances(), grammarName: "hark")
