@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "HarkAudioTests", dependencies: ["HarkAudio"]),
         .testTarget(name: "HarkALSATests", dependencies: ["HarkALSA", "HarkAudio", "CALSA"]),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkAudio", "HarkRecognition"]),
-        .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"]),
+        .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar", "CPocketSphinx"]),
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
         .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),

@@ -21,6 +21,29 @@ public struct GrammarInstance: Sendable {
     }
 }
 
+extension GrammarInstance {
+    /// The rule a `<name>` refers to: the grammar's own, then the ones
+    /// supplied from outside, then Hark's built-in ones (`hark.…`).
+    func rule(named name: String) -> GrammarExpression? {
+        grammar.rules[name] ?? externalRules[name] ?? SpokenValueType.rules[name]
+    }
+
+    /// The values of a list slot: the grammar's list, else the list supplied
+    /// from vocabulary; nil for a built-in type such as `number`.
+    ///
+    /// - Throws: ``GrammarError`` when the type is none of these: at the
+    ///   slot's declaration when it has one, else where it is used.
+    func slotValues(slot: String, type: String, usedAt location: SourceLocation) throws(GrammarError) -> GrammarExpression? {
+        if let values = grammar.lists[type] ?? externalLists[type] { return values }
+        if SpokenValueType(rawValue: type) != nil { return nil }
+        if grammar.slots[slot] != nil {
+            throw GrammarError(.unknownSlotType(slot: slot, type: type),
+                               at: grammar.slotTypeLocations[slot] ?? grammar.locations[slot] ?? location)
+        }
+        throw GrammarError(.undefinedSlot(slot), at: location)
+    }
+}
+
 /// Compiles grammar instances into one ``IntentGraph``.
 public enum GrammarCompiler {
     /// Compiles the instances into one graph.
@@ -90,11 +113,40 @@ public enum GrammarCompiler {
                 let mid = graph.addState()
                 graph.addArc(from: from, to: mid, .value(canonical))
                 try emit(spoken, from: mid, to: to, into: &graph)
+            case .anyOrder(let parts, _):
+                // One state per set of parts already said: from each, any part
+                // not yet said leads on; once every required part is said the
+                // group may end. 2^n states for n ≤ 6 parts, no permutation
+                // written out.
+                let required = parts.indices.reduce(0) { mask, i in
+                    if case .optional = parts[i] { return mask }
+                    return mask | (1 << i)
+                }
+                let full = (1 << parts.count) - 1
+                var states: [Int: Int] = [:]
+                func state(_ mask: Int) -> Int {
+                    if let s = states[mask] { return s }
+                    let s = graph.addState()
+                    states[mask] = s
+                    return s
+                }
+                graph.addArc(from: from, to: state(0), .epsilon)
+                for mask in 0...full {
+                    // Masks only grow, so visiting them in numeric order
+                    // reaches every predecessor first.
+                    guard let here = states[mask] else { continue }
+                    if mask & required == required { graph.addArc(from: here, to: to, .epsilon) }
+                    for i in parts.indices where mask & (1 << i) == 0 {
+                        var part = parts[i]
+                        if case .optional(let inner) = part { part = inner }
+                        try emit(part, from: here, to: state(mask | (1 << i)), into: &graph)
+                    }
+                }
             case .rule(let name, let location):
                 if let cycleStart = ruleStack.firstIndex(of: name) {
                     throw GrammarError(.recursiveRule(Array(ruleStack[cycleStart...]) + [name]), at: location)
                 }
-                guard let body = instance.grammar.rules[name] ?? instance.externalRules[name] else {
+                guard let body = instance.rule(named: name) else {
                     throw GrammarError(.undefinedRule(name), at: location)
                 }
                 ruleStack.append(name)
@@ -124,8 +176,14 @@ public enum GrammarCompiler {
                     graph.addArc(from: afterWord, to: inner, .epsilon)
                     graph.addArc(from: afterWord, to: exit, .epsilon)
                 case .list(let listName):
-                    guard let values = instance.grammar.lists[listName] ?? instance.externalLists[listName] else {
-                        throw GrammarError(.undefinedSlot(name), at: location)
+                    guard let values = try instance.slotValues(slot: name, type: listName, usedAt: location) else {
+                        // A built-in type: its words, tagged so the parser
+                        // knows which converter reads them.
+                        let type = SpokenValueType(rawValue: listName)!
+                        let tagged = graph.addState()
+                        graph.addArc(from: inner, to: tagged, .value(type.tag))
+                        try emit(type.expression, from: tagged, to: exit, into: &graph)
+                        break
                     }
                     // An empty list from vocabulary (no contacts yet) just
                     // leaves this path unreachable; the grammar's own lists

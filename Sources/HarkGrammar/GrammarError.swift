@@ -29,6 +29,8 @@ public struct GrammarError: Error, Sendable, Equatable, CustomStringConvertible 
         case emptyList(String)
         /// A name is defined twice.
         case duplicateDefinition(String)
+        /// `slot NAME: TYPE` names neither a list, vocabulary, `text` nor a built-in type.
+        case unknownSlotType(slot: String, type: String)
     }
 
     public var kind: Kind
@@ -49,6 +51,9 @@ public struct GrammarError: Error, Sendable, Equatable, CustomStringConvertible 
         case .recursiveRule(let cycle): what = "recursive rule: \(cycle.map { "<\($0)>" }.joined(separator: " -> "))"
         case .emptyList(let name): what = "'\(name)' has no values"
         case .duplicateDefinition(let name): what = "'\(name)' is defined twice"
+        case .unknownSlotType(let slot, let type):
+            let builtins = SpokenValueType.allCases.map(\.rawValue).joined(separator: ", ")
+            what = "unknown slot type '\(type)' for slot {\(slot)}; expected text, \(builtins), a list defined with 'list \(type): ...' or an app vocabulary type"
         }
         return "\(location): error: \(what)"
     }

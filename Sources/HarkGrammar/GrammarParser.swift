@@ -13,6 +13,7 @@ public enum GrammarParser {
     /// - Throws: ``GrammarError`` naming file, line and column.
     public static func parse(_ text: String, path: String) throws(GrammarError) -> GrammarFile {
         var file = GrammarFile(path: path)
+        var defined: Set<String> = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var index = 0
 
@@ -46,10 +47,12 @@ public enum GrammarParser {
                 throw GrammarError(.syntax("expected '=' or ':' after '\(keyword) \(name)'"),
                                    at: location(lineNumber, restColumn))
             }
-            if file.locations[name] != nil, keyword != "slot" || file.slots[name] != nil {
+            // Rules, lists, slots and intents have a namespace each
+            // (`slot size: size` names the list it takes).
+            guard defined.insert("\(keyword) \(name)").inserted else {
                 throw GrammarError(.duplicateDefinition(name), at: location(lineNumber, afterKeyword + 1))
             }
-            file.locations[name] = location(lineNumber, afterKeyword + 1)
+            if file.locations[name] == nil { file.locations[name] = location(lineNumber, afterKeyword + 1) }
             let inlineBody = String(rest.dropFirst())
             let inlineColumn = restColumn + 1
 
@@ -57,9 +60,14 @@ public enum GrammarParser {
                 let type = inlineBody.trimmingWhitespace()
                 guard marker == ":", !type.isEmpty else {
                     throw GrammarError(.syntax("expected 'slot \(name): text' or 'slot \(name): LIST'"),
-                                       at: location(lineNumber, restColumn))
+                                       at: location(lineNumber, marker == ":" ? inlineColumn + inlineBody.count : restColumn))
+                }
+                guard type.allSatisfy(isNameCharacter) else {
+                    throw GrammarError(.syntax("expected one slot type after 'slot \(name):' (text, a list name or a built-in type such as number)"),
+                                       at: location(lineNumber, inlineColumn + inlineBody.prefix { $0.isWhitespace }.count))
                 }
                 file.slots[name] = type == "text" ? .text : .list(type)
+                file.slotTypeLocations[name] = location(lineNumber, inlineColumn + inlineBody.prefix { $0.isWhitespace }.count)
                 continue
             }
 
@@ -201,13 +209,19 @@ struct ExpressionParser {
         return Array(chars[position..<position + target.count]) == target
     }
 
-    mutating func parseAlternatives(closing: Character?) throws(GrammarError) -> GrammarExpression {
+    /// The most parts an any-order group may have: its graph grows as 2^n.
+    static let maxAnyOrderParts = 6
+
+    mutating func parseAlternatives(closing: Character?, opening: Int? = nil) throws(GrammarError) -> GrammarExpression {
         var alternatives: [GrammarExpression] = []
+        // Which separator this group uses: '|' (alternatives) or '&' (any order).
+        var separator: Character?
         while true {
             let sequence = try parseSequence(stopAtArrow: false)
             if case .sequence(let items) = sequence, items.isEmpty {
                 throw error(closing == nil && alternatives.isEmpty && position >= chars.count
                     ? "expected words, '(', '[', '<rule>' or '{slot}'"
+                    : separator == "&" ? "empty part in an any-order group; use [ ... ] for an optional part"
                     : "empty alternative; use [ ... ] for an optional part")
             }
             alternatives.append(sequence)
@@ -217,9 +231,27 @@ struct ExpressionParser {
                 break
             }
             let c = chars[position]
-            if c == "|" { position += 1; continue }
+            if c == "|" || c == "&" {
+                if c == "&", closing != ")" {
+                    throw error("'&' (any order) is only allowed inside ( ... ); write ( a & b )")
+                }
+                if let separator, separator != c {
+                    throw error("cannot mix '|' and '&' in one group; put the alternatives in their own ( ... )")
+                }
+                separator = c
+                position += 1
+                continue
+            }
             if let closing, c == closing { position += 1; break }
             throw error("unexpected '\(c)'")
+        }
+        if separator == "&" {
+            let start = opening ?? position
+            let location = SourceLocation(file: path, line: line + 1, column: column + start + 1)
+            guard alternatives.count <= Self.maxAnyOrderParts else {
+                throw GrammarError(.syntax("an any-order group may have at most \(Self.maxAnyOrderParts) parts, this one has \(alternatives.count); group some parts in a fixed order or split the sentence"), at: location)
+            }
+            return .anyOrder(alternatives, location)
         }
         return alternatives.count == 1 ? alternatives[0] : .alternatives(alternatives)
     }
@@ -230,12 +262,13 @@ struct ExpressionParser {
             skipSpaces()
             guard position < chars.count else { break }
             let c = chars[position]
-            if c == "|" || c == ")" || c == "]" { break }
+            if c == "|" || c == "&" || c == ")" || c == "]" { break }
             if stopAtArrow, peek("=>") { break }
             switch c {
             case "(":
+                let opening = position
                 position += 1
-                items.append(try parseAlternatives(closing: ")"))
+                items.append(try parseAlternatives(closing: ")", opening: opening))
             case "[":
                 position += 1
                 items.append(.optional(try parseAlternatives(closing: "]")))
@@ -278,6 +311,7 @@ extension GrammarExpression {
         case .optional: return ""
         case .rule(let name, _), .slot(let name, _): return name
         case .value(_, let canonical): return canonical
+        case .anyOrder(let parts, _): return parts.map(\.spokenText).filter { !$0.isEmpty }.joined(separator: " ")
         }
     }
 }

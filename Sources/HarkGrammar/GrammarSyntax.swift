@@ -17,6 +17,10 @@ public indirect enum GrammarExpression: Sendable, Equatable {
     case slot(String, SourceLocation)
     /// A value spoken as `spoken` that stands for `canonical` (list synonyms).
     case value(spoken: GrammarExpression, canonical: String)
+    /// `( a & b & [c] )`: every part once, in any order; `[ ]` parts may be
+    /// left out. Compiled by sharing states per set of parts already said,
+    /// so nobody writes the permutations out.
+    case anyOrder([GrammarExpression], SourceLocation)
 }
 
 /// What a slot's values come from.
@@ -49,6 +53,9 @@ public struct GrammarFile: Sendable, Equatable {
     public var intents: [IntentDefinition] = []
     /// Where each name was defined, for messages.
     public var locations: [String: SourceLocation] = [:]
+    /// Where each slot's type is named (`slot amount: currency`), for
+    /// "unknown slot type" messages.
+    public var slotTypeLocations: [String: SourceLocation] = [:]
 
     public init(path: String) { self.path = path }
 }

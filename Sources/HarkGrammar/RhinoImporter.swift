@@ -44,6 +44,14 @@ public enum RhinoImporter {
     ///     (only its last component goes into the header).
     /// - Throws: ``GrammarError`` naming `path`, line and column of what
     ///   cannot be read or translated.
+    /// Rhino's built-in slot types that Hark's built-in types cover. Hark's
+    /// take a wider range (numbers to 999,999, ordinals to 99th) and give
+    /// digits as the value ("25"), where Rhino gives the words.
+    static let builtinTypes: [String: String] = [
+        "pv.SingleDigitInteger": "number", "pv.TwoDigitInteger": "number",
+        "pv.SingleDigitOrdinal": "ordinal", "pv.TwoDigitOrdinal": "ordinal",
+    ]
+
     public static func translate(_ yaml: String, path: String) throws(GrammarError) -> Result {
         let root = try YAMLSubset.parse(yaml, path: path)
         let context = try RhinoContext(root, path: path)
@@ -197,9 +205,10 @@ struct RhinoContext {
                 switch reference {
                 case .slot(let type, let name, let offset):
                     let at = parser.position(offset)
-                    guard slotTypes.contains(where: { $0.name == type }) else {
+                    let type = slotTypes.contains(where: { $0.name == type }) ? type : RhinoImporter.builtinTypes[type] ?? type
+                    guard slotTypes.contains(where: { $0.name == type }) || SpokenValueType(rawValue: type) != nil else {
                         let hint = type.hasPrefix("pv.")
-                            ? "Rhino's built-in slot types are not supported; define '\(type)' under 'slots:'"
+                            ? "this Rhino built-in slot type is not supported (\(RhinoImporter.builtinTypes.keys.sorted().joined(separator: ", ")) are); define '\(type)' under 'slots:'"
                             : "define it under 'slots:'"
                         throw Self.error("unknown slot type '\(type)'; \(hint)", at, path)
                     }

@@ -41,15 +41,23 @@ public struct Parse: Sendable, Equatable {
 public struct TextParser: Sendable {
     public let graph: IntentGraph
     /// Words that may be dropped anywhere at a small cost.
-    public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so"]
+    public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so", "please", "like"]
     /// Phrases that may open a request and are ignored.
     public var wakePhrases: [[String]] = [["hey", "siri"], ["hey", "hark"], ["ok", "hark"], ["siri"], ["hark"]]
+
+    /// Today and the default currency, for built-in slot types (`date`, `currency`).
+    public var valueContext: SpokenValueContext
 
     static let fillerCost = 0.5
     static let freeTextCost = 0.2
 
-    public init(graph: IntentGraph) {
+    /// - Parameters:
+    ///   - graph: The compiled grammars.
+    ///   - valueContext: What converting dates and amounts needs; the local
+    ///     date at each parse and US dollars unless given.
+    public init(graph: IntentGraph, valueContext: SpokenValueContext = .current) {
         self.graph = graph
+        self.valueContext = valueContext
     }
 
     /// The words of `text` as the grammar spells them: lower-cased,
@@ -59,50 +67,84 @@ public struct TextParser: Sendable {
         SpokenForm.words(of: text)
     }
 
-    /// The parses of `text`, best first, at most one per app and intent.
+    /// The parses of `text`, best first, at most one per app and intent;
+    /// empty when the text is not understood.
+    ///
+    /// Numbers typed as digits read as spoken too: "25" as "twenty five",
+    /// "$3.50" as "three dollars fifty", "8:30pm" as "eight thirty p m",
+    /// "3rd" as "third", while a free-text slot keeps the digits as typed.
     public func parse(_ text: String) -> [Parse] {
-        var tokens = Self.tokenize(text)
-        for phrase in wakePhrases where tokens.starts(with: phrase) && tokens.count > phrase.count {
-            tokens.removeFirst(phrase.count)
-            break
+        var units = TypedNumbers.readings(of: text)
+        for phrase in wakePhrases {
+            let words = units.prefix(phrase.count).compactMap { $0.count == 1 && $0[0].count == 1 ? $0[0][0] : nil }
+            if words == phrase, units.count > phrase.count {
+                units.removeFirst(phrase.count)
+                break
+            }
         }
-        return parse(tokens: tokens)
+        return parse(readings: units)
     }
 
     /// The parses of already tokenised words, best first.
     public func parse(tokens: [String]) -> [Parse] {
-        guard !tokens.isEmpty, graph.stateCount > 0 else { return [] }
+        parse(readings: tokens.map { [[$0]] })
+    }
+
+    /// The parses of a sentence whose units each have one or more readings
+    /// (a typed number: as typed, or as its spoken words).
+    func parse(readings units: [[[String]]]) -> [Parse] {
+        guard !units.isEmpty, graph.stateCount > 0 else { return [] }
         var frontier = closure([graph.start: Hypothesis(cost: 0, path: nil)])
-        for token in tokens {
-            var next: [Int: Hypothesis] = [:]
-            func offer(_ state: Int, _ hyp: Hypothesis) {
-                if let existing = next[state], existing.cost <= hyp.cost { return }
-                next[state] = hyp
-            }
-            for (state, hyp) in frontier {
-                for arc in graph.arcs[state] {
-                    switch arc.label {
-                    case .word(let w) where w == token:
-                        offer(arc.to, Hypothesis(cost: hyp.cost, path: PathNode(.word(token), hyp.path)))
-                    case .anyWord:
-                        offer(arc.to, Hypothesis(cost: hyp.cost + Self.freeTextCost, path: PathNode(.word(token), hyp.path)))
-                    default:
-                        break
-                    }
+        for readings in units {
+            var merged: [Int: Hypothesis] = [:]
+            for reading in readings {
+                var current = frontier
+                for token in reading {
+                    current = step(current, token)
+                    if current.isEmpty { break }
                 }
-                if fillers.contains(token) {
-                    offer(state, Hypothesis(cost: hyp.cost + Self.fillerCost, path: PathNode(.skip(token), hyp.path)))
+                for (state, hyp) in current where merged[state].map({ hyp.cost < $0.cost }) ?? true {
+                    merged[state] = hyp
                 }
             }
-            if next.isEmpty { return [] }
-            frontier = closure(next)
+            if merged.isEmpty { return [] }
+            frontier = merged
         }
-        var parses: [Parse] = []
-        for (state, key) in graph.finals {
-            guard let hyp = frontier[state] else { continue }
-            parses.append(makeParse(key: key, hypothesis: hyp))
+        var best: [IntentKey: Parse] = [:]
+        for state in frontier.keys.sorted() {
+            guard let key = graph.finals[state], let hyp = frontier[state],
+                  let parse = makeParse(key: key, hypothesis: hyp) else { continue }
+            if let existing = best[key], existing.cost <= parse.cost { continue }
+            best[key] = parse
         }
-        return parses.sorted { ($0.cost, $0.app, $0.intent) < ($1.cost, $1.app, $1.intent) }
+        return best.values.sorted { ($0.cost, $0.app, $0.intent) < ($1.cost, $1.app, $1.intent) }
+    }
+
+    /// The states reachable by reading one word, with their cheapest paths.
+    /// States are visited in order so that ties always break the same way.
+    private func step(_ frontier: [Int: Hypothesis], _ token: String) -> [Int: Hypothesis] {
+        var next: [Int: Hypothesis] = [:]
+        func offer(_ state: Int, _ hyp: Hypothesis) {
+            if let existing = next[state], existing.cost <= hyp.cost { return }
+            next[state] = hyp
+        }
+        for state in frontier.keys.sorted() {
+            let hyp = frontier[state]!
+            for arc in graph.arcs[state] {
+                switch arc.label {
+                case .word(let w) where w == token:
+                    offer(arc.to, Hypothesis(cost: hyp.cost, path: PathNode(.word(token), hyp.path)))
+                case .anyWord:
+                    offer(arc.to, Hypothesis(cost: hyp.cost + Self.freeTextCost, path: PathNode(.word(token), hyp.path)))
+                default:
+                    break
+                }
+            }
+            if fillers.contains(token) {
+                offer(state, Hypothesis(cost: hyp.cost + Self.fillerCost, path: PathNode(.skip(token), hyp.path)))
+            }
+        }
+        return next.isEmpty ? next : closure(next)
     }
 
     // MARK: - Search
@@ -125,7 +167,7 @@ public struct TextParser: Sendable {
     /// Follows arcs that consume no word, keeping the cheapest way to each state.
     private func closure(_ seeds: [Int: Hypothesis]) -> [Int: Hypothesis] {
         var best = seeds
-        var queue = Array(seeds.keys)
+        var queue = Array(seeds.keys.sorted().reversed())
         while let state = queue.popLast() {
             guard let hyp = best[state] else { continue }
             for arc in graph.arcs[state] where !arc.label.consumesWord {
@@ -138,7 +180,9 @@ public struct TextParser: Sendable {
         return best
     }
 
-    private func makeParse(key: IntentKey, hypothesis: Hypothesis) -> Parse {
+    /// The slots of a path; nil when a built-in value does not convert
+    /// (such as "february thirtieth").
+    private func makeParse(key: IntentKey, hypothesis: Hypothesis) -> Parse? {
         var steps: [PathNode.Step] = []
         var node = hypothesis.path
         while let n = node {
@@ -149,8 +193,8 @@ public struct TextParser: Sendable {
 
         var slots: [SlotValue] = []
         var skipped: [String] = []
-        // Open slots, innermost last: name, words, canonical value.
-        var open: [(name: String, words: [String], value: String?)] = []
+        // Open slots, innermost last: name, words, value tags.
+        var open: [(name: String, words: [String], values: [String])] = []
         for step in steps {
             switch step {
             case .word(let w):
@@ -158,14 +202,20 @@ public struct TextParser: Sendable {
             case .skip(let w):
                 skipped.append(w)
             case .tag(.beginSlot(let name)):
-                open.append((name, [], nil))
-            case .tag(.value(let canonical)):
-                if !open.isEmpty, open[open.count - 1].value == nil { open[open.count - 1].value = canonical }
+                open.append((name, [], []))
+            case .tag(.value(let tag)):
+                if !open.isEmpty { open[open.count - 1].values.append(tag) }
             case .tag(.endSlot(let name)):
                 guard let index = open.lastIndex(where: { $0.name == name }) else { continue }
                 let slot = open.remove(at: index)
                 let raw = slot.words.joined(separator: " ")
-                slots.append(SlotValue(name: name, raw: raw, value: slot.value ?? raw))
+                var value = slot.values.first ?? raw
+                if let first = slot.values.first, let type = SpokenValueType(tag: first) {
+                    guard let converted = type.canonicalValue(operations: Array(slot.values.dropFirst()),
+                                                              context: valueContext) else { return nil }
+                    value = converted
+                }
+                slots.append(SlotValue(name: name, raw: raw, value: value))
             case .tag:
                 break
             }

@@ -176,7 +176,7 @@ struct RhinoImporterTests {
     @Test("expression errors name file:line:column",
           arguments: [
               ("\"go $place:spot\"", "unknown slot type 'place'", 13),
-              ("\"go $pv.TwoDigitInteger:n\"", "built-in slot types are not supported", 13),
+              ("\"go $pv.Alphabetic:n\"", "this Rhino built-in slot type is not supported", 13),
               ("\"go @away\"", "unknown macro '@away'", 13),
               ("\"go [home, work\"", "expected ']'", 24),
               ("\"go home!\"", "unexpected '!'", 17),
@@ -189,6 +189,24 @@ struct RhinoImporterTests {
         #expect(error.location.line == 4)
         #expect(error.location.column == column, "\(error)")
         #expect("\(error)".contains(message), "\(error)")
+    }
+
+    @Test("Rhino's integer and ordinal built-in slots become Hark's number and ordinal")
+    func builtinSlots() throws {
+        let yaml = """
+            context:
+              expressions:
+                setTimer:
+                  - "set [a] timer for $pv.TwoDigitInteger:minutes minutes"
+                  - "pick the $pv.TwoDigitOrdinal:position [one]"
+            """
+        let result = try RhinoImporter.translate(yaml, path: "ctx.yaml")
+        #expect(result.grammar.contains("slot minutes: number"))
+        #expect(result.grammar.contains("slot position: ordinal"))
+        let file = try GrammarParser.parse(result.grammar, path: "timer.hark")
+        let parser = TextParser(graph: try GrammarCompiler.compile([GrammarInstance(app: "Timer", grammar: file)]))
+        #expect(parser.parse("set a timer for twenty five minutes").first?.slotValues == ["minutes": "25"])
+        #expect(parser.parse("pick the twenty first one").first?.slotValues == ["position": "21"])
     }
 
     @Test("recursive macros, a slot of two types and clashing names are errors")

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Hark
+import HarkCatalog
+import HarkGrammar
+import HarkSampleApps
+
+extension HarkCommand {
+    /// `hark export FORMAT ...`: the installed apps' grammars for other tools.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the installed apps' compiled grammar in another tool's format.",
+            subcommands: [JSGF.self])
+
+        /// `hark export jsgf [--apps DIR] [--domains DIR] [--out FILE]`.
+        struct JSGF: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write the grammar of every installed app and domain as one JSGF 1.0 grammar.",
+                discussion: """
+                    The public rule <command> is the choice of every app's intents; rules, lists and built-in
+                    types (numbers, times, ...) are shared JSGF rules. Free-text slots take the dictation words
+                    (models/dictation/words.txt) as the rule <dictation> = (w1 | w2 | ...)+.
+                    Examples:
+                      hark export jsgf --out hark.gram
+                      hark export jsgf --apps models/benchmark-apps --out barista.gram
+                      pocketsphinx_continuous -jsgf barista.gram -infile order.wav
+                    """)
+
+            @Option(help: "Folder of installed apps (default: models/apps).")
+            var apps: String?
+
+            @Option(help: "Folder of built-in domain grammars (default: models/domains).")
+            var domains: String?
+
+            @Option(help: "Where the apps keep their data, for user vocabulary such as contacts (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+            var dataDir: String?
+
+            @Option(help: "The file to write (default: standard output).")
+            var out: String?
+
+            @Option(help: "The JSGF grammar name.")
+            var name: String = "hark"
+
+            @Option(help: "How many of the most likely dictation words free text may take (0: only the grammar's own words; default: all).")
+            var dictationWords: Int?
+
+            @Flag(help: "Make every intent rule public too (pocketsphinx then needs -toprule NAME.command).")
+            var publicIntents = false
+
+            func validate() throws {
+                if let dictationWords, dictationWords < 0 { throw ValidationError("--dictation-words must be 0 or more") }
+                guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                    throw ValidationError("--name takes letters, digits and '_' (a JSGF grammar name), got '\(name)'")
+                }
+            }
+
+            func run() async throws {
+                try await Self.reportingErrors {
+                    let models = Resources.modelsDirectory()
+                    var catalog = try Catalog.load(
+                        appsDirectory: apps ?? (models as NSString).appendingPathComponent("apps"),
+                        domainsDirectory: domains ?? (models as NSString).appendingPathComponent("domains"))
+                    let data = dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory()
+                    for (app, types) in try SampleApps(dataDirectory: data).vocabulary {
+                        for (type, strings) in types { catalog.setVocabulary(strings, type: type, app: app) }
+                    }
+                    var words: [String] = []
+                    if dictationWords != 0 {
+                        let vocabulary = try Resources.dictation(modelsDirectory: models)
+                        let ranked = vocabulary.logProbabilities.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+                        words = dictationWords.map { Array(ranked.prefix($0)) } ?? ranked
+                    }
+                    let text = try JSGFExporter.export(catalog.grammarInstances(), grammarName: name, dictation: words,
+                                                       publicIntents: publicIntents)
+                    if let out {
+                        try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+                        FileHandle.standardError.write(Data("wrote \(out)\n".utf8))
+                    } else {
+                        print(text, terminator: "")
+                    }
+                }
+            }
+        }
+    }
+}
