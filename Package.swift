@@ -55,7 +55,7 @@ let package = Package(
         /// SiriKit domain model: intents, parameters, resolution results, response codes.
         .target(name: "HarkIntents"),
         /// Handler protocols and the resolve → confirm → handle lifecycle.
-        .target(name: "HarkEngine", dependencies: ["HarkIntents"]),
+        .target(name: "HarkEngine", dependencies: ["HarkIntents", .product(name: "Logging", package: "swift-log")]),
         /// Installed apps: their grammars and vocabulary.
         .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents"]),
         /// The assistant: audio → recognition → parse → engine → speech.
@@ -88,6 +88,7 @@ let package = Package(
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"]),
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
+        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "hark"]),
         .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],
     swiftLanguageModes: [.v6]
