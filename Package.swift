@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"]),
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
-        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "hark"]),
+        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "hark"]),
         .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],
     swiftLanguageModes: [.v6]
