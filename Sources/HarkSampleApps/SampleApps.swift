@@ -79,8 +79,12 @@ public struct SampleApps: Sendable {
     static func titlesAndWords(_ titles: [String]) -> [String] {
         var result = titles
         var seen = Set(titles.map { $0.lowercased() })
+        // Words that never name anything alone ("the" of "Bobo the Great").
+        let minor: Set<String> = ["the", "a", "an", "of", "and", "for", "to", "my", "in", "on", "at", "jr", "jr.", "sr", "sr.",
+                                  "junior", "senior", "little", "big", "great", "old", "new"]
         for title in titles {
-            for word in title.split(separator: " ").map(String.init) where seen.insert(word.lowercased()).inserted {
+            for word in title.split(separator: " ").map(String.init)
+            where !minor.contains(word.lowercased()) && seen.insert(word.lowercased()).inserted {
                 result.append(word)
             }
         }
