@@ -11,7 +11,7 @@ public enum MonkeyChat {
 
     /// The contacts a new MonkeyChat starts with, favourites first. The
     /// person's contacts live in `contacts.json`; edit it to change them.
-    public static let defaultContacts = ["Bobo", "Bobo the Great", "Bobo Jr.", "Little Bobo", "Zuzu", "Kiki"]
+    public static let defaultContacts = ["Bobo", "Bobo the Great", "Bobo Jr.", "Little Bobo"]
 
     /// A sent or received message.
     public struct Message: Codable, Sendable, Equatable {

@@ -134,7 +134,8 @@ extension SampleApps {
             domainsDirectory: domainsDirectory ?? (modelsDirectory as NSString).appendingPathComponent("domains"))
         let samples = try SampleApps(dataDirectory: dataDirectory)
         let pronounceable = try decoder.map { try Pronunciations(dictionary: $0.model.dictionary) }
-        for (app, types) in samples.vocabulary {
+        let installed = Set(catalog.apps.map(\.name))
+        for (app, types) in samples.vocabulary where installed.contains(app) {
             for (type, strings) in types {
                 var kept = strings
                 if let pronounceable {
