@@ -1,6 +1,7 @@
 import Foundation
 import HarkEngine
 import HarkIntents
+import HarkVisualCode
 
 /// MonkeyPay, the payments sample app: accounts with balances, payments,
 /// requests and transfers. Confirm checks the balance, so a payment above
@@ -176,12 +177,42 @@ public enum MonkeyPay {
         }
     }
 
+    /// Shows the person's MonkeyPay code: a QR code others scan to pay
+    /// them (or to add them as a contact), saved as a PNG in the app's
+    /// container and drawn in the terminal by the CLI from `visualCode`.
+    public struct GetVisualCodeHandler: INGetVisualCodeIntentHandling {
+        public let store: Store
+
+        public func resolveVisualCodeType(for intent: INGetVisualCodeIntent) async throws -> Resolution<INVisualCodeType> {
+            switch intent.visualCodeType {
+            case nil: return .success(with: .requestPayment)
+            case .requestPayment?, .sendPayment?, .contact?: return .success(with: intent.visualCodeType!)
+            case let other?: return .unsupported(reason: "MonkeyPay has no \(other.spokenName) code; it has payment and contact codes.")
+            }
+        }
+
+        public func handle(intent: INGetVisualCodeIntent) async throws -> IntentResponse {
+            let type = intent.visualCodeType ?? .requestPayment
+            let payload = type == .contact
+                ? "MECARD:N:MonkeyPay user;URL:monkeypay://contact/me;;"
+                : "monkeypay://pay?to=me&type=\(type.rawValue)"
+            let code = try QRCode(payload)
+            let folder = await store.container.url.appendingPathComponent("codes", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("\(type.rawValue).png").path
+            try code.writePNG(to: path)
+            return IntentResponse(code: .success, message: "It's on your screen, and saved as \(path).",
+                                  output: ["visualCode": payload, "image": path])
+        }
+    }
+
     public static func handlers(_ store: Store) -> [String: any IntentHandler] {
         [
             "INSendPaymentIntent": INSendPaymentIntent.handler(SendPaymentHandler(store: store)),
             "INRequestPaymentIntent": INRequestPaymentIntent.handler(RequestPaymentHandler(store: store)),
             "INSearchForAccountsIntent": INSearchForAccountsIntent.handler(SearchForAccountsHandler(store: store)),
             "INTransferMoneyIntent": INTransferMoneyIntent.handler(TransferMoneyHandler(store: store)),
+            "INGetVisualCodeIntent": INGetVisualCodeIntent.handler(GetVisualCodeHandler(store: store)),
         ]
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Hark
 import HarkEngine
 import HarkSampleApps
+import HarkVisualCode
 import Logging
 
 extension HarkCommand {
@@ -67,6 +68,10 @@ extension HarkCommand {
                     guard !text.isEmpty else { continue }
                     let turn = await assistant.read(text)
                     print(json ? turn.jsonLine : turn.card + "\n")
+                    // A visual code is drawn for the person (the JSON has its payload and PNG path).
+                    if !json, let payload = turn.output["visualCode"], let code = try? QRCode(payload) {
+                        print(code.terminal + "\n")
+                    }
                     // A slow handler's result is reported when it arrives,
                     // before the next turn is read.
                     for late in await assistant.lateResults() {
