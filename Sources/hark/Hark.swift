@@ -31,6 +31,9 @@ struct AssistantOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")
     var verbose = false
+
+    @Flag(help: "Behave as on a locked device: payments, rides and the apps' IntentsRestrictedWhileLocked are refused.")
+    var locked = false
 }
 
 extension AssistantOptions {

@@ -135,12 +135,21 @@ struct AppsTests {
         #expect(turns[2].code == "cancelled")
     }
 
-    @Test("MonkeyPay is refused while the device is locked; MonkeyChat is not")
+    @Test("MonkeyPay is refused while the device is locked, and so is what an app restricts; the rest works")
     func locked() throws {
-        let turns = try Converse().run(["Send Bobo twenty dollars with MonkeyPay", "MonkeyChat Bobo hello"], extra: ["--locked"])
+        let converse = try Converse()
+        let turns = try converse.run(["Send Bobo twenty dollars with MonkeyPay", "MonkeyChat Bobo hello",
+                                      "get me a ride to the zoo with MonkeyRide", "read my messages from Bobo on MonkeyChat"],
+                                     extra: ["--locked"])
         #expect(turns[0].code == "refused")
         #expect(turns[0].speech == "You'll need to unlock your device first.")
         #expect(turns[1].code == "success")
+        #expect(turns[2].code == "refused")
+        #expect(turns[3].intent == "INSearchForMessagesIntent")
+        #expect(turns[3].code == "refused")
+        // Unlocked, the same requests go ahead.
+        let unlocked = try converse.run(["read my messages from Bobo on MonkeyChat"])
+        #expect(unlocked.first?.code == "success")
     }
 
     // MARK: MonkeyRide and MonkeyFit

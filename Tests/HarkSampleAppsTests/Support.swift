@@ -39,7 +39,7 @@ enum SampleInfo {
     static let apps = [
         App(name: "MonkeyChat", intents: ["INSendMessageIntent", "INSearchForMessagesIntent", "INSetMessageAttributeIntent",
                                           "INStartAudioCallIntent", "INStartVideoCallIntent", "INSearchCallHistoryIntent"],
-            usage: "MonkeyChat sends your messages to your fellow monkeys."),
+            restrictedWhileLocked: ["INSearchForMessagesIntent"], usage: "MonkeyChat sends your messages to your fellow monkeys."),
         App(name: "ListOMat", intents: ["INSearchForNotebookItemsIntent", "INAddTasksIntent"],
             usage: "List-o-Mat finds your lists and adds to them."),
         App(name: "TasksNotes", intents: ["INCreateNoteIntent", "INAppendToNoteIntent", "INAddTasksIntent",
