@@ -67,3 +67,22 @@ struct FaultTests {
         #expect(turn.developerError?.contains("handle(intent:) answered 'ready'") == true)
     }
 }
+
+@Suite("List-o-Mat: a list that is no longer there")
+struct StaleListTests {
+    @Test("a title the app cannot find is unsupported: the reason is spoken and the question asked again")
+    func unsupported() async throws {
+        let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, appsDirectory: SampleInfo.appsFolder().path,
+                                                 dataDirectory: temporaryDirectory(), decoder: nil)
+        // The vocabulary still names a list the person has since deleted.
+        try await assistant.setVocabulary(["Grocery", "Grocery Store", "Hardware Store", "Office Supplies", "Zoo"],
+                                          type: "notebookItemTitle", app: "ListOMat")
+        let turn = await assistant.read("Show me my zoo list in ListOMat")
+        #expect(turn.intent == "INSearchForNotebookItemsIntent")
+        #expect(turn.speech == "There's no list called Zoo. What are you looking for?")
+        #expect(turn.prompt)
+        let next = await assistant.read("grocery")
+        #expect(next.code == "success")
+        #expect(next.slots["title"] == "Grocery")
+    }
+}
