@@ -148,14 +148,7 @@ public actor Assistant {
             }
             return turn(heard: text, reply: await conversation.answer(answer))
         }
-        // A SiriKit domain request reaches an app only when it names the app
-        // (the domain grammars let the name come first or last, so a
-        // sentence without it parses but is not taken).
-        let tokens = TextParser.tokenize(text)
-        let parses = mainParser.parse(text).filter { parse in
-            guard Domains.all[parse.intent] != nil, let app = catalog.apps.first(where: { $0.name == parse.app }) else { return true }
-            return app.spokenNames.contains { name in Self.contains(tokens, name) }
-        }
+        let parses = mainParser.parse(text)
         guard let best = parses.first else {
             return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:],
                         speech: "Sorry, I didn't understand that.", code: "notUnderstood", prompt: false,
@@ -189,11 +182,6 @@ public actor Assistant {
                                         configuration: configuration, logger: logger)
         self.conversation = conversation
         return turn(heard: text, reply: await conversation.start())
-    }
-
-    static func contains(_ tokens: [String], _ phrase: [String]) -> Bool {
-        guard !phrase.isEmpty, tokens.count >= phrase.count else { return false }
-        return (0...(tokens.count - phrase.count)).contains { Array(tokens[$0..<$0 + phrase.count]) == phrase }
     }
 
     /// The generic parameters of a parse's slots: `recipients` → one value;

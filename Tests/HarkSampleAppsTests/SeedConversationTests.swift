@@ -127,9 +127,11 @@ struct SeedConversationTests {
         #expect(turns[1].speech.contains("Send a message to Bobo on MonkeyChat"))
     }
 
-    @Test("a domain request that does not name the app is not taken")
-    func appMustBeNamed() throws {
-        let turns = try Converse().run(["send a message to Bobo saying hi"])
-        #expect(turns.first?.code == "notUnderstood")
+    @Test("a request naming no app goes to the only app that can do it, or asks which app")
+    func unnamedApp() throws {
+        let turns = try Converse().run(["tell Bobo please send more bananas", "remind me to buy milk"])
+        expectSent(turns[0])
+        #expect(turns[1].code == "whichApp")
+        #expect(turns[1].speech == "Which app? ListOMat or TasksNotes?")
     }
 }
