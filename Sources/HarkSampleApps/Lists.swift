@@ -129,6 +129,8 @@ public enum ListOMat {
         [
             "INSearchForNotebookItemsIntent": INSearchForNotebookItemsIntent.handler(SearchHandler(store: store)),
             "INAddTasksIntent": INAddTasksIntent.handler(AddTasksHandler(store: store)),
+            // Making a list works as in TasksNotes.
+            "INCreateTaskListIntent": INCreateTaskListIntent.handler(TasksNotes.CreateTaskListHandler(store: store)),
         ]
     }
 }

@@ -98,6 +98,15 @@ struct AppsTests {
         #expect((list["tasks"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["milk", "bread"])
     }
 
+    @Test("List-o-Mat: make a list, then find it")
+    func listCreate() throws {
+        let turns = try Converse().run(["make a packing list with socks and bananas in ListOMat"])
+        #expect(turns.first?.intent == "INCreateTaskListIntent")
+        #expect(turns.first?.app == "ListOMat")
+        #expect(turns.first?.code == "success")
+        #expect(turns.first?.output?["tasks"] == "socks, bananas")
+    }
+
     // MARK: MonkeyPay
 
     @Test("a payment within the balance is confirmed, then sent")

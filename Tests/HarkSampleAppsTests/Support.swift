@@ -40,7 +40,7 @@ enum SampleInfo {
         App(name: "MonkeyChat", intents: ["INSendMessageIntent", "INSearchForMessagesIntent", "INSetMessageAttributeIntent",
                                           "INStartAudioCallIntent", "INStartVideoCallIntent", "INSearchCallHistoryIntent"],
             restrictedWhileLocked: ["INSearchForMessagesIntent"], usage: "MonkeyChat sends your messages to your fellow monkeys."),
-        App(name: "ListOMat", intents: ["INSearchForNotebookItemsIntent", "INAddTasksIntent"],
+        App(name: "ListOMat", intents: ["INSearchForNotebookItemsIntent", "INAddTasksIntent", "INCreateTaskListIntent"],
             usage: "List-o-Mat finds your lists and adds to them."),
         App(name: "TasksNotes", intents: ["INCreateNoteIntent", "INAppendToNoteIntent", "INAddTasksIntent",
                                           "INCreateTaskListIntent", "INSetTaskAttributeIntent", "INSearchForNotebookItemsIntent"],
