@@ -21,6 +21,9 @@ struct SpokenSeedTests {
         ("a", ["Send a MonkeyChat message", "Bobo", "Please send more bananas"]),
         ("b", ["Send a message to Bobo on MonkeyChat", "Please send more bananas"]),
         ("c", ["MonkeyChat Bobo please send more bananas"]),
+        // Without "Hey Siri": the wake phrase is for `listen --wake`, not in the request grammar.
+        ("d", ["Can you please do me a favor and launch the MonkeyChat app to send a text with the message please send more bananas",
+               "My best friend Bobo"]),
     ]
 
     @Test("each seed ends in MonkeyChat / INSendMessageIntent to Bobo, asking in between", arguments: seeds.map(\.name))
