@@ -214,3 +214,19 @@ struct AppsTests {
         #expect(unknown.err.contains("no installed app is called 'Nope'"))
     }
 }
+
+@Suite("hark domains")
+struct DomainsCommandTests {
+    @Test("lists every intent with its typed parameters; an unknown intent is a one-line error")
+    func domains() throws {
+        let all = try runHark(["domains"])
+        #expect(all.status == 0)
+        for name in ["INSendMessageIntent", "INGetVisualCodeIntent", "INSetTaskAttributeIntent", "INTransferMoneyIntent"] {
+            #expect(all.out.contains("  \(name): "))
+        }
+        #expect(all.out.contains("recipients: INPerson — "))
+        let bad = try runHark(["domains", "--intent", "INFlyIntent"])
+        #expect(bad.status != 0)
+        #expect(bad.err.contains("unknown intent 'INFlyIntent'"))
+    }
+}
