@@ -34,6 +34,7 @@ public actor Assistant {
     private var answerParser: TextParser?
     private var answerGrammar: DecoderGrammar?
     private var late: [PendingResult] = []
+    private var vocabularySource: (@Sendable (String) async -> [String: [String]]?)?
 
     /// - Parameters:
     ///   - catalog: Installed apps and vocabulary.
@@ -43,11 +44,14 @@ public actor Assistant {
     ///   - configuration: How long apps may take.
     ///   - authorizations: Which apps the person allowed; nil allows every app.
     ///   - locked: Whether the device starts locked.
+    ///   - vocabularySource: An app's current user vocabulary (see ``setVocabularySource(_:)``).
     /// - Throws: ``GrammarError`` when the grammars do not compile.
     public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: PocketSphinxDecoder?,
                 dictation: DictationVocabulary, logger: Logger = Logger(label: "hark"),
                 configuration: EngineConfiguration = EngineConfiguration(),
-                authorizations: AuthorizationStore? = nil, locked: Bool = false) throws {
+                authorizations: AuthorizationStore? = nil, locked: Bool = false,
+                vocabularySource: (@Sendable (String) async -> [String: [String]]?)? = nil) throws {
+        self.vocabularySource = vocabularySource
         self.catalog = catalog
         self.handlers = handlers
         self.decoder = decoder
@@ -87,6 +91,29 @@ public actor Assistant {
         mainParser = TextParser(graph: mainGraph)
         mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation)
         if let decoder { try decoder.prepare(mainGrammar) }
+    }
+
+    /// Where an app's current user vocabulary comes from. After a request to
+    /// an app succeeds, the assistant asks again and, when the app's data
+    /// changed its vocabulary (a new list, a new contact), hears the next
+    /// utterance with it — as a SiriKit app calls `INVocabulary` after its
+    /// data changes.
+    public func setVocabularySource(_ source: @escaping @Sendable (String) async -> [String: [String]]?) {
+        vocabularySource = source
+    }
+
+    private func refreshVocabulary(after turn: Turn) async {
+        guard turn.code == IntentResponseCode.success.rawValue, !turn.prompt, let app = turn.app,
+              let source = vocabularySource, let fresh = await source(app) else { return }
+        let current = catalog.userVocabulary[app] ?? [:]
+        for (type, strings) in fresh.sorted(by: { $0.key < $1.key }) where current[type] != strings {
+            do {
+                try setVocabulary(strings, type: type, app: app)
+                logger.debug("vocabulary updated", metadata: ["vocabulary.app": "\(app)", "vocabulary.type": "\(type)"])
+            } catch {
+                logger.error("vocabulary not updated", metadata: ["vocabulary.app": "\(app)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Locks or unlocks the device.
@@ -133,7 +160,9 @@ public actor Assistant {
         var turns: [Turn] = []
         for result in pending {
             let reply = await result.result()
-            turns.append(turn(heard: "", reply: reply, keepConversation: true))
+            let finished = turn(heard: "", reply: reply, keepConversation: true)
+            await refreshVocabulary(after: finished)
+            turns.append(finished)
         }
         return turns
     }
@@ -146,7 +175,9 @@ public actor Assistant {
                                         code: nil, question: question, intent: intent)
                 return turn(heard: text, reply: reply)
             }
-            return turn(heard: text, reply: await conversation.answer(answer))
+            let answered = turn(heard: text, reply: await conversation.answer(answer))
+            await refreshVocabulary(after: answered)
+            return answered
         }
         let parses = mainParser.parse(text)
         guard let best = parses.first else {
@@ -181,7 +212,9 @@ public actor Assistant {
         let conversation = Conversation(intent: intent, description: description, handler: handler,
                                         configuration: configuration, logger: logger)
         self.conversation = conversation
-        return turn(heard: text, reply: await conversation.start())
+        let started = turn(heard: text, reply: await conversation.start())
+        await refreshVocabulary(after: started)
+        return started
     }
 
     /// The generic parameters of a parse's slots: `recipients` → one value;

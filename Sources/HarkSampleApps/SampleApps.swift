@@ -149,9 +149,23 @@ extension SampleApps {
             }
         }
         let authorizations = try AuthorizationStore(dataDirectory: dataDirectory, preauthorized: appNames)
+        // The notebook apps' titles change as lists and notes are made.
+        let listOMat = samples.listOMat, tasksNotes = samples.tasksNotes
+        let source: @Sendable (String) async -> [String: [String]]? = { app in
+            switch app {
+            case ListOMat.appName:
+                return ["notebookItemTitle": SampleApps.titlesAndWords(await listOMat.notebook.lists.map(\.title))]
+            case TasksNotes.appName:
+                let book = await tasksNotes.notebook
+                return ["notebookItemTitle": SampleApps.titlesAndWords(book.lists.map(\.title) + book.notes.map(\.title))]
+            default:
+                return nil
+            }
+        }
         return try Assistant(catalog: catalog, handlers: samples.handlers.merging(extraHandlers) { _, extra in extra },
                              decoder: decoder, dictation: try Resources.dictation(modelsDirectory: modelsDirectory),
-                             logger: logger, configuration: configuration, authorizations: authorizations, locked: locked)
+                             logger: logger, configuration: configuration, authorizations: authorizations, locked: locked,
+                             vocabularySource: source)
     }
 }
 

@@ -60,6 +60,15 @@ struct AppsTests {
         #expect(turn.output?["due"] == "at 8 am")
     }
 
+    @Test("a list made in this session can be named in the next request (the app's vocabulary follows its data)")
+    func newListIsHeard() throws {
+        let turns = try Converse().run(["make a packing list with socks in TasksNotes", "add bananas to the packing list in TasksNotes",
+                                        "show me my packing list in TasksNotes"])
+        #expect(turns.map(\.code) == ["success", "success", "success"])
+        #expect(turns[1].slots["targetTaskList"] == "Packing")
+        #expect(turns[2].speech.contains("Packing has socks and bananas."))
+    }
+
     // MARK: ListOMat
 
     @Test("List-o-Mat: an exact list name is found at once")
