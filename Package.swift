@@ -34,6 +34,11 @@ let package = Package(
             providers: [.apt(["libespeak-ng-dev", "espeak-ng"])]
         ),
         .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
             name: "CSampleRate",
             pkgConfig: "samplerate",
             providers: [.apt(["libsamplerate0-dev"])]
@@ -55,7 +60,7 @@ let package = Package(
         /// SiriKit domain model: intents, parameters, resolution results, response codes.
         .target(name: "HarkIntents"),
         /// Handler protocols and the resolve → confirm → handle lifecycle.
-        .target(name: "HarkEngine", dependencies: ["HarkIntents"]),
+        .target(name: "HarkEngine", dependencies: ["HarkIntents", .product(name: "Logging", package: "swift-log")]),
         /// Installed apps: their grammars and vocabulary.
         .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents"]),
         /// The assistant: audio → recognition → parse → engine → speech.
@@ -69,13 +74,15 @@ let package = Package(
         ),
         /// `hark bench`: scoring labelled audio through the whole pipeline.
         .target(name: "HarkBench", dependencies: ["Hark", "HarkGrammar"]),
+        /// QR codes for INGetVisualCodeIntent: terminal drawing and PNG.
+        .target(name: "HarkVisualCode", dependencies: ["CQREncode"]),
         /// Sample apps (MonkeyChat, ...) with their handlers.
-        .target(name: "HarkSampleApps", dependencies: ["Hark", "HarkEngine", "HarkIntents"]),
+        .target(name: "HarkSampleApps", dependencies: ["Hark", "HarkEngine", "HarkIntents", "HarkVisualCode"]),
         /// The command-line tool: argument parsing and wiring only.
         .executableTarget(
             name: "hark",
             dependencies: [
-                "Hark", "HarkSampleApps", "HarkBench",
+                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -88,6 +95,7 @@ let package = Package(
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar", "CPocketSphinx"]),
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
+        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark"]),
         .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],
     swiftLanguageModes: [.v6]

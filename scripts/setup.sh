@@ -12,6 +12,8 @@ packages=(
   libasound2-dev alsa-utils libsamplerate0-dev
   # speech synthesis (C API) and the voices fixtures are made with
   libespeak-ng-dev espeak-ng flite festival festvox-kallpc16k
+  # QR codes for INGetVisualCodeIntent
+  libqrencode-dev
   # converting and checking audio
   sox libsox-fmt-base
   pkg-config

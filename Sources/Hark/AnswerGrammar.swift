@@ -5,8 +5,8 @@ import HarkIntents
 
 /// The narrow grammar a follow-up answer is heard and read against: only
 /// what the pending question allows (a contact's name, yes or no, one of the
-/// options, free text), plus "cancel". Narrowing is what makes a one-word
-/// answer like "Bobo" reliable.
+/// options, an amount, a time, free text), plus "cancel". Narrowing is what
+/// makes a one-word answer like "Bobo" reliable.
 enum AnswerGrammar {
     static let app = "answer"
     static let yes = "yes", no = "no", cancel = "cancel", value = "value", ordinal = "ordinal"
@@ -14,33 +14,69 @@ enum AnswerGrammar {
     static let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
     static let cardinals = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
-    /// The answer grammar for `question`, with `vocabulary` giving the values
-    /// of vocabulary-typed parameters (contacts for `.person`).
-    static func graph(for question: Question, vocabulary: [String: [String]]) throws -> IntentGraph {
+    /// The answer grammar for `question`.
+    ///
+    /// - Parameters:
+    ///   - vocabulary: The app's user vocabulary by type (contacts for `.person`).
+    ///   - common: The domains' shared lists (numbers, currencies, task statuses, ...).
+    static func graph(for question: Question, vocabulary: [String: [String]],
+                      common: [String: GrammarExpression] = [:]) throws -> IntentGraph {
         var file = GrammarFile(path: "<answer grammar>")
-        file.intents.append(intent(cancel, "cancel | stop | never mind | forget it"))
+        file.lists = common
+        file.intents.append(intent(cancel, "cancel | stop | never mind | forget it | forget about it"))
+        func list(_ type: String) -> GrammarExpression {
+            if let strings = vocabulary[type] { return Catalog.valueList(strings) }
+            return common[type] ?? .alternatives([])
+        }
         switch question {
-        case .confirmValue, .confirmIntent:
-            file.intents.append(intent(yes, "yes [please] | yeah | yep | sure | ok | okay | correct | right | go ahead | do it | that's right"))
+        case .confirmValue(let parameter, _):
+            file.intents.append(intent(yes, "yes [please | it is] | yeah | yep | sure | ok | okay | correct | right | go ahead | do it | that's right | that's it"))
             file.intents.append(intent(no, "no | nope | no thanks | not really | don't | wrong"))
+            // "No, Bobo Jr." — a different value instead.
+            if parameter.kind == .person {
+                file.lists["answer"] = list("contactName")
+                file.intents.append(intent(value, "(no | nope) [i mean | i meant] {answer}"))
+            }
+        case .confirmIntent:
+            file.intents.append(intent(yes, "yes [please | do it] | yeah | yep | sure | ok | okay | correct | right | go ahead | do it | send it | book it"))
+            file.intents.append(intent(no, "no | nope | no thanks | not really | don't | don't do it | wait"))
         case .choice(_, let options):
             file.lists["answer"] = Catalog.valueList(options.map(\.spoken))
             file.lists["ordinal"] = .alternatives(
                 ordinals.prefix(options.count).enumerated().map { .value(spoken: .word($0.element), canonical: String($0.offset)) }
-                + cardinals.prefix(options.count).enumerated().map { .value(spoken: .word($0.element), canonical: String($0.offset)) })
-            file.intents.append(intent(value, "[the one called | i mean] [the] {answer} [please]"))
-            file.intents.append(intent(ordinal, "[the] {ordinal} [one] [please] | number {ordinal}"))
+                + cardinals.prefix(options.count).enumerated().map { .value(spoken: .word($0.element), canonical: String($0.offset)) }
+                + [.value(spoken: .word("last"), canonical: String(options.count - 1))])
+            file.intents.append(intent(value, "[the one called | i mean | i meant] [the] {answer} [please]"))
+            file.intents.append(intent(ordinal, "[the] {ordinal} [one] [please] | number {ordinal} [please] | [the] {ordinal} option"))
         case .value(let parameter):
             switch parameter.kind {
             case .text:
                 file.slots["answer"] = .text
                 file.intents.append(intent(value, "{answer}"))
             case .person:
-                file.lists["answer"] = Catalog.valueList(vocabulary["contactName"] ?? [])
-                file.intents.append(intent(value, "[to] {answer} [please]"))
+                file.lists["answer"] = list("contactName")
+                file.intents.append(intent(value, "[to] [my] [best | good | old] [friend | buddy | pal] {answer} [please]"))
             case .vocabulary(let type):
-                file.lists["answer"] = Catalog.valueList(vocabulary[type] ?? [])
-                file.intents.append(intent(value, "{answer} [please]"))
+                file.lists["answer"] = list(type)
+                file.intents.append(intent(value, "[the | my | to] {answer} [one | list | please]"))
+            case .number:
+                file.lists["answer"] = list("number")
+                file.intents.append(intent(value, "{answer} [please | stars | people]"))
+            case .currencyAmount:
+                file.lists["amount"] = list("number")
+                file.slots["answer.amount"] = .list("amount")
+                file.slots["answer.currencyCode"] = .list("currency")
+                file.intents.append(intent(value, "{answer.amount} [{answer.currencyCode}] [please]"))
+            case .dateTime:
+                file.slots["answer.day"] = .list("day")
+                file.slots["answer.hour"] = .list("hour")
+                file.slots["answer.minute"] = .list("minute")
+                file.slots["answer.meridiem"] = .list("meridiem")
+                file.intents.append(intent(value, "[{answer.day}] [at] {answer.hour} [{answer.minute}] [o'clock] [{answer.meridiem}] | {answer.day}"))
+            case .workoutGoal:
+                file.slots["answer.goalValue"] = .list("number")
+                file.slots["answer.workoutGoalUnitType"] = .list("goalUnit")
+                file.intents.append(intent(value, "[for] {answer.goalValue} {answer.workoutGoalUnitType}"))
             }
         }
         return try GrammarCompiler.compile([GrammarInstance(app: app, grammar: file)])
@@ -61,8 +97,7 @@ enum AnswerGrammar {
         case cancel: return .cancel
         case ordinal: return parse.slotValues["ordinal"].flatMap(Int.init).map(Answer.choice)
         case value:
-            guard let slot = parse.slots.first(where: { $0.name == "answer" }) else { return nil }
-            return .value(ParameterValue(spoken: slot.value == slot.raw ? slot.raw : slot.value, value: slot.value))
+            return Assistant.parameters(from: parse.slots)["answer"].map(Answer.value)
         default: return nil
         }
     }

@@ -10,12 +10,21 @@ import Logging
 /// and intent, runs the app's handler through the SiriKit lifecycle, and
 /// says what happened. One conversation at a time; follow-up answers are
 /// heard against a grammar narrowed to the question.
+///
+/// Before an app is reached, the assistant checks the person authorized it
+/// (``AuthorizationStore``) and that the intent may run on a locked device
+/// (``AccessPolicy``).
 public actor Assistant {
     public private(set) var catalog: Catalog
     let handlers: [IntentKey: any IntentHandler]
     let decoder: PocketSphinxDecoder?
     let dictation: DictationVocabulary
     let logger: Logger
+    let configuration: EngineConfiguration
+    let authorizations: AuthorizationStore?
+    /// Whether the device is locked (payments, rides and the apps'
+    /// `IntentsRestrictedWhileLocked` are refused).
+    public private(set) var policy = AccessPolicy()
 
     private var mainGraph: IntentGraph
     private var mainParser: TextParser
@@ -24,21 +33,34 @@ public actor Assistant {
     private var pendingQuestion: Question?
     private var answerParser: TextParser?
     private var answerGrammar: DecoderGrammar?
+    private var late: [PendingResult] = []
+    private var vocabularySource: (@Sendable (String) async -> [String: [String]]?)?
 
     /// - Parameters:
     ///   - catalog: Installed apps and vocabulary.
     ///   - handlers: The apps' intent handlers.
     ///   - decoder: The recognizer; nil for a text-only assistant.
     ///   - dictation: Words free-text slots may take; the apps' words are added.
+    ///   - configuration: How long apps may take.
+    ///   - authorizations: Which apps the person allowed; nil allows every app.
+    ///   - locked: Whether the device starts locked.
+    ///   - vocabularySource: An app's current user vocabulary (see ``setVocabularySource(_:)``).
     /// - Throws: ``GrammarError`` when the grammars do not compile.
     public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: PocketSphinxDecoder?,
-                dictation: DictationVocabulary, logger: Logger = Logger(label: "hark")) throws {
+                dictation: DictationVocabulary, logger: Logger = Logger(label: "hark"),
+                configuration: EngineConfiguration = EngineConfiguration(),
+                authorizations: AuthorizationStore? = nil, locked: Bool = false,
+                vocabularySource: (@Sendable (String) async -> [String: [String]]?)? = nil) throws {
+        self.vocabularySource = vocabularySource
         self.catalog = catalog
         self.handlers = handlers
         self.decoder = decoder
         self.logger = logger
+        self.configuration = configuration
+        self.authorizations = authorizations
+        policy.locked = locked
+        let graph = try Self.compile(catalog)
         // Free text may use the apps' own words too ("bananas").
-        let graph = try catalog.compile()
         var dictation = dictation
         dictation.add(graph.vocabulary)
         self.dictation = dictation
@@ -48,14 +70,55 @@ public actor Assistant {
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
+    static func compile(_ catalog: Catalog) throws -> IntentGraph {
+        try GrammarCompiler.compile(catalog.grammarInstances() + [Help.instance(apps: catalog.apps)])
+    }
+
+    /// The number of states of the intent graph the recognizer searches.
+    public var graphStateCount: Int { mainGraph.stateCount }
+
+    /// The size of the intent graph: states, arcs, and free-text (dictation) arcs.
+    public var graphSize: (states: Int, arcs: Int, freeTextArcs: Int) {
+        let arcs = mainGraph.arcs.joined()
+        return (mainGraph.stateCount, arcs.count, arcs.filter { $0.label == .anyWord }.count)
+    }
+
     /// Replaces a type of user vocabulary for an app; the next utterance is
     /// heard with it.
     public func setVocabulary(_ strings: [String], type: String, app: String) throws {
         catalog.setVocabulary(strings, type: type, app: app)
-        mainGraph = try catalog.compile()
+        mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
         mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation)
         if let decoder { try decoder.prepare(mainGrammar) }
+    }
+
+    /// Where an app's current user vocabulary comes from. After a request to
+    /// an app succeeds, the assistant asks again and, when the app's data
+    /// changed its vocabulary (a new list, a new contact), hears the next
+    /// utterance with it — as a SiriKit app calls `INVocabulary` after its
+    /// data changes.
+    public func setVocabularySource(_ source: @escaping @Sendable (String) async -> [String: [String]]?) {
+        vocabularySource = source
+    }
+
+    private func refreshVocabulary(after turn: Turn) async {
+        guard turn.code == IntentResponseCode.success.rawValue, !turn.prompt, let app = turn.app,
+              let source = vocabularySource, let fresh = await source(app) else { return }
+        let current = catalog.userVocabulary[app] ?? [:]
+        for (type, strings) in fresh.sorted(by: { $0.key < $1.key }) where current[type] != strings {
+            do {
+                try setVocabulary(strings, type: type, app: app)
+                logger.debug("vocabulary updated", metadata: ["vocabulary.app": "\(app)", "vocabulary.type": "\(type)"])
+            } catch {
+                logger.error("vocabulary not updated", metadata: ["vocabulary.app": "\(app)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Locks or unlocks the device.
+    public func setLocked(_ locked: Bool) {
+        policy.locked = locked
     }
 
     /// Whether the assistant is waiting for an answer.
@@ -73,7 +136,7 @@ public actor Assistant {
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",
             "asr.rtf": "\(recognition.realTimeFactor)",
         ])
-        var turn = await read(recognition.text)
+        var turn = await respond(to: recognition.text)
         turn.confidence = recognition.confidence
         turn.audioSeconds = recognition.audioSeconds
         turn.decodeSeconds = recognition.decodeSeconds
@@ -81,15 +144,40 @@ public actor Assistant {
         return turn
     }
 
-    /// Reads one typed turn and answers it.
+    /// Reads one typed turn and answers it. Digits are read as words
+    /// ("at 8 am" → "at eight am"), as a person would say them.
     public func read(_ text: String) async -> Turn {
+        var turn = await respond(to: NumberWords.spellDigits(in: text))
+        turn.heard = text
+        return turn
+    }
+
+    /// The late results of slow handlers, in the order they were promised;
+    /// each waits for its handler (or its hard timeout).
+    public func lateResults() async -> [Turn] {
+        let pending = late
+        late = []
+        var turns: [Turn] = []
+        for result in pending {
+            let reply = await result.result()
+            let finished = turn(heard: "", reply: reply, keepConversation: true)
+            await refreshVocabulary(after: finished)
+            turns.append(finished)
+        }
+        return turns
+    }
+
+    private func respond(to text: String) async -> Turn {
         if let conversation, let question = pendingQuestion, let answerParser {
             guard let parse = answerParser.parse(text).first, let answer = AnswerGrammar.answer(from: parse) else {
-                let reply = EngineReply(speech: "Sorry, I didn't get that. " + Conversation.speech(for: question, intent: await conversation.intent),
-                                        code: nil, question: question, intent: await conversation.intent)
+                let intent = await conversation.intent
+                let reply = EngineReply(speech: "Sorry, I didn't get that. " + Conversation.speech(for: question, intent: intent),
+                                        code: nil, question: question, intent: intent)
                 return turn(heard: text, reply: reply)
             }
-            return turn(heard: text, reply: await conversation.answer(answer))
+            let answered = turn(heard: text, reply: await conversation.answer(answer))
+            await refreshVocabulary(after: answered)
+            return answered
         }
         let parses = mainParser.parse(text)
         guard let best = parses.first else {
@@ -97,6 +185,7 @@ public actor Assistant {
                         speech: "Sorry, I didn't understand that.", code: "notUnderstood", prompt: false,
                         audioSeconds: 0, decodeSeconds: 0)
         }
+        if best.app == Help.app { return help(best, heard: text) }
         let tied = parses.filter { $0.cost == best.cost && $0.intent == best.intent }
         if Set(tied.map(\.app)).count > 1 {
             let apps = tied.map(\.app).sorted()
@@ -105,41 +194,106 @@ public actor Assistant {
                         code: "whichApp", prompt: false, audioSeconds: 0, decodeSeconds: 0)
         }
         let key = IntentKey(app: best.app, intent: best.intent)
+        let parameters = Self.parameters(from: best.slots)
         guard let handler = handlers[key], let description = Domains.all[best.intent] else {
-            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent, slots: best.slotValues,
+            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
+                        slots: parameters.mapValues(\.value),
                         speech: "Sorry, \(best.app) can't do that yet.", code: "unsupported", prompt: false,
                         audioSeconds: 0, decodeSeconds: 0)
         }
-        var intent = Intent(app: best.app, name: best.intent)
-        for slot in best.slots where intent[slot.name] == nil {
-            intent[slot.name] = ParameterValue(spoken: slot.raw, value: slot.value)
+        if let refusal = refusal(app: best.app, description: description) {
+            logger.info("request refused", metadata: ["intent.app": "\(best.app)", "intent.name": "\(best.intent)",
+                                                      "reason": "\(refusal)"])
+            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
+                        slots: parameters.mapValues(\.value), speech: refusal, code: "refused", prompt: false,
+                        audioSeconds: 0, decodeSeconds: 0)
         }
-        let conversation = Conversation(intent: intent, description: description, handler: handler)
+        let intent = Intent(app: best.app, name: best.intent, parameters: parameters)
+        let conversation = Conversation(intent: intent, description: description, handler: handler,
+                                        configuration: configuration, logger: logger)
         self.conversation = conversation
-        return turn(heard: text, reply: await conversation.start())
+        let started = turn(heard: text, reply: await conversation.start())
+        await refreshVocabulary(after: started)
+        return started
     }
 
-    private func turn(heard: String, reply: EngineReply) -> Turn {
-        pendingQuestion = reply.question
-        if let question = reply.question {
-            let vocabulary = catalog.userVocabulary[reply.intent.app] ?? [:]
-            do {
-                let graph = try AnswerGrammar.graph(for: question, vocabulary: vocabulary)
-                answerParser = TextParser(graph: graph)
-                answerGrammar = DecoderGrammar(graph: graph, dictation: dictation)
-            } catch {
-                logger.error("answer grammar failed to compile", metadata: ["error": "\(error)"])
+    /// The generic parameters of a parse's slots: `recipients` → one value;
+    /// `currencyAmount.amount` + `currencyAmount.currencyCode` → one value
+    /// with those parts.
+    static func parameters(from slots: [SlotValue]) -> [String: ParameterValue] {
+        var parameters: [String: ParameterValue] = [:]
+        for slot in slots {
+            let pieces = slot.name.split(separator: ".", maxSplits: 1).map(String.init)
+            if pieces.count == 2 {
+                var value = parameters[pieces[0]] ?? ParameterValue(spoken: "", value: "")
+                value.parts[pieces[1]] = slot.value
+                value.spoken = value.spoken.isEmpty ? slot.raw : value.spoken + " " + slot.raw
+                value.value = value.spoken
+                parameters[pieces[0]] = value
+            } else if parameters[slot.name] == nil {
+                parameters[slot.name] = ParameterValue(spoken: slot.value == slot.raw ? slot.raw : slot.value, value: slot.value)
+            }
+        }
+        return parameters
+    }
+
+    private func refusal(app name: String, description: IntentDescription) -> String? {
+        guard let app = catalog.apps.first(where: { $0.name == name }) else { return nil }
+        let authorized: Bool
+        do {
+            authorized = try authorizations?.isAuthorized(name) ?? true
+        } catch {
+            logger.error("cannot read authorizations", metadata: ["error": "\(error)"])
+            return "I can't tell whether \(name) is allowed to work with Hark: \(error)"
+        }
+        return policy.refusal(app: app.info.displayName, intent: description,
+                              appRestricted: app.info.intentsRestrictedWhileLocked, authorized: authorized,
+                              usageDescription: app.info.usageDescription)
+    }
+
+    private func help(_ parse: Parse, heard: String) -> Turn {
+        conversation = nil
+        pendingQuestion = nil
+        answerParser = nil
+        answerGrammar = nil
+        if parse.intent == Help.appHelp, let name = parse.slotValues["app"],
+           let app = catalog.apps.first(where: { $0.name == name }) {
+            return Turn(heard: heard, confidence: 1, app: app.name, intent: parse.intent, slots: ["app": app.name],
+                        speech: Help.appSpeech(app), code: "help", prompt: false, audioSeconds: 0, decodeSeconds: 0)
+        }
+        return Turn(heard: heard, confidence: 1, app: nil, intent: Help.overview, slots: [:],
+                    speech: Help.overviewSpeech(apps: catalog.apps), code: "help", prompt: false,
+                    audioSeconds: 0, decodeSeconds: 0)
+    }
+
+    private func turn(heard: String, reply: EngineReply, keepConversation: Bool = false) -> Turn {
+        if let pending = reply.pending { late.append(pending) }
+        if !keepConversation {
+            pendingQuestion = reply.question
+            if let question = reply.question {
+                let vocabulary = catalog.userVocabulary[reply.intent.app] ?? [:]
+                do {
+                    let graph = try AnswerGrammar.graph(for: question, vocabulary: vocabulary, common: catalog.common.lists)
+                    answerParser = TextParser(graph: graph)
+                    answerGrammar = DecoderGrammar(graph: graph, dictation: dictation)
+                } catch {
+                    logger.error("answer grammar failed to compile", metadata: ["error": "\(error)"])
+                    answerParser = nil
+                    answerGrammar = nil
+                }
+            } else {
+                conversation = nil
                 answerParser = nil
                 answerGrammar = nil
             }
-        } else {
-            conversation = nil
-            answerParser = nil
-            answerGrammar = nil
         }
-        return Turn(
+        var turn = Turn(
             heard: heard, confidence: 1, app: reply.intent.app, intent: reply.intent.name,
             slots: reply.intent.parameters.mapValues(\.value), speech: reply.speech, code: reply.outcome,
             prompt: reply.question != nil, audioSeconds: 0, decodeSeconds: 0)
+        turn.output = reply.response?.output ?? [:]
+        turn.userActivity = reply.response?.userActivity?.activityType
+        turn.developerError = reply.developerError
+        return turn
     }
 }

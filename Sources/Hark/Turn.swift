@@ -8,7 +8,7 @@ public struct TimedWord: Sendable, Codable, Equatable {
 
 /// One turn of a conversation, as shown and as printed with `--json`.
 public struct Turn: Sendable, Codable, Equatable {
-    /// What Hark heard (or read, for typed turns).
+    /// What Hark heard (or read, for typed turns); empty for a late result.
     public var heard: String
     /// Recognition confidence, 0...1 (1 for typed turns).
     public var confidence: Double
@@ -18,8 +18,9 @@ public struct Turn: Sendable, Codable, Equatable {
     public var slots: [String: String]
     /// What Hark said.
     public var speech: String
-    /// The response code (`success`, `failure`, ...), `prompt` while asking,
-    /// `notUnderstood` when nothing matched, `cancelled`.
+    /// The response code (`success`, `failure`, `inProgress`, ...), `prompt`
+    /// while asking, `notUnderstood` when nothing matched, `cancelled`,
+    /// `refused` (app not authorized, or device locked), `help`.
     public var code: String
     /// Whether Hark is waiting for an answer.
     public var prompt: Bool
@@ -29,10 +30,18 @@ public struct Turn: Sendable, Codable, Equatable {
     public var decodeSeconds: Double
     /// The recognised words with their times (empty for typed turns).
     public var words: [TimedWord] = []
+    /// Result fields the app returned (`balance`, `image`, ...).
+    public var output: [String: String] = [:]
+    /// The activity the app would open, for `failureRequiringAppLaunch`.
+    public var userActivity: String?
+    /// What the app's developer did wrong, when the failure is theirs.
+    public var developerError: String?
 
     enum CodingKeys: String, CodingKey {
-        case heard, confidence, app, intent, slots, speech, code, prompt, words
+        case heard, confidence, app, intent, slots, speech, code, prompt, words, output
         case audioSeconds = "audio_seconds"
         case decodeSeconds = "decode_seconds"
+        case userActivity = "user_activity"
+        case developerError = "developer_error"
     }
 }

@@ -31,6 +31,9 @@ public struct Catalog: Sendable {
     public var domains: [GrammarFile]
     /// User vocabulary: app → vocabulary type → strings, most important first.
     public var userVocabulary: [String: [String: [String]]] = [:]
+    /// Rules and lists every domain grammar shares (from `_*.hark` files in
+    /// the domains folder: numbers, amounts, times, attribute names).
+    public var common = GrammarFile(path: "<common>")
 
     public init(apps: [InstalledApp], domains: [GrammarFile]) {
         self.apps = apps
@@ -58,7 +61,27 @@ public struct Catalog: Sendable {
         guard fm.fileExists(atPath: domainsDirectory) else {
             throw CatalogError("\(domainsDirectory): cannot read the domain grammars folder")
         }
-        return Catalog(apps: apps, domains: try loadGrammars(in: domainsDirectory))
+        var domains: [GrammarFile] = []
+        var common = GrammarFile(path: "<common>")
+        for grammar in try loadGrammars(in: domainsDirectory) {
+            guard (grammar.path as NSString).lastPathComponent.hasPrefix("_") else {
+                domains.append(grammar)
+                continue
+            }
+            common.rules.merge(grammar.rules) { first, _ in first }
+            common.lists.merge(grammar.lists) { first, _ in first }
+            common.slots.merge(grammar.slots) { first, _ in first }
+        }
+        // Each domain grammar sees the shared rules and lists unless it
+        // defines its own of the same name.
+        for i in domains.indices {
+            domains[i].rules.merge(common.rules) { own, _ in own }
+            domains[i].lists.merge(common.lists) { own, _ in own }
+            domains[i].slots.merge(common.slots) { own, _ in own }
+        }
+        var catalog = Catalog(apps: apps, domains: domains)
+        catalog.common = common
+        return catalog
     }
 
     /// Every `*.hark` file in `folder`, parsed, in name order.
@@ -98,9 +121,15 @@ public struct Catalog: Sendable {
             for domain in domains {
                 let supported = Set(domain.intents.map(\.name)).intersection(app.info.intentsSupported)
                 guard !supported.isEmpty else { continue }
+                // A vocabulary type the app has not registered (no photo
+                // albums yet) leaves those sentences unreachable, not broken.
+                var domainLists = lists
+                for case .list(let type) in domain.slots.values where domain.lists[type] == nil && domainLists[type] == nil {
+                    domainLists[type] = .alternatives([])
+                }
                 instances.append(GrammarInstance(
                     app: app.name, grammar: domain, intents: supported,
-                    externalRules: ["app": names], externalLists: lists))
+                    externalRules: ["app": names], externalLists: domainLists))
             }
         }
         return instances

@@ -1,4 +1,5 @@
 import HarkIntents
+import Logging
 
 /// What the engine is waiting for from the person.
 public enum Question: Sendable, Hashable {
@@ -22,8 +23,19 @@ public enum Answer: Sendable, Hashable {
     case cancel
 }
 
+/// A result still on its way: a handler that overran the progress budget.
+/// The conversation is over for the person (they were told it is in
+/// progress); ``result()`` answers when the handler does, or fails at the
+/// hard timeout.
+public struct PendingResult: Sendable {
+    let task: Task<EngineReply, Never>
+
+    /// The final reply.
+    public func result() async -> EngineReply { await task.value }
+}
+
 /// What the engine says after a turn.
-public struct EngineReply: Sendable, Hashable {
+public struct EngineReply: Sendable {
     /// The words spoken to the person.
     public var speech: String
     /// The stage's response code, when the turn ended in confirm or handle.
@@ -32,12 +44,23 @@ public struct EngineReply: Sendable, Hashable {
     public var question: Question?
     /// The request as it stands.
     public var intent: Intent
+    /// The app's response (result fields, user activity), when there is one.
+    public var response: IntentResponse?
+    /// What the app's developer did wrong, when the failure is theirs
+    /// (logged, never spoken).
+    public var developerError: String?
+    /// The late result of a slow handler, after an `inProgress` reply.
+    public var pending: PendingResult?
 
-    public init(speech: String, code: IntentResponseCode?, question: Question?, intent: Intent) {
+    public init(speech: String, code: IntentResponseCode?, question: Question?, intent: Intent,
+                response: IntentResponse? = nil, developerError: String? = nil, pending: PendingResult? = nil) {
         self.speech = speech
         self.code = code
         self.question = question
         self.intent = intent
+        self.response = response
+        self.developerError = developerError
+        self.pending = pending
     }
 
     /// A short word for the outcome: the response code, `prompt` while
@@ -49,26 +72,45 @@ public struct EngineReply: Sendable, Hashable {
 }
 
 /// One request's conversation: resolve every parameter in order, asking the
-/// person when needed, then confirm and handle.
+/// person when needed, then confirm (asking yes or no where the domain
+/// confirms) and handle.
 ///
 /// ```swift
 /// let conversation = Conversation(intent: intent, description: Domains.sendMessage, handler: handler)
 /// var reply = await conversation.start()
 /// while reply.question != nil { reply = await conversation.answer(nextAnswer()) }
 /// ```
+///
+/// The engine enforces SiriKit's rules on the app (a disambiguation offers 2
+/// to 10 options; only confirm may answer `ready`; confirm answers `ready`
+/// or a failure) and bounds its time: each stage fails after
+/// ``EngineConfiguration/timeout``; a handle slower than
+/// ``EngineConfiguration/progressBudget`` is reported as in progress with
+/// the result in ``EngineReply/pending``.
 public actor Conversation {
     public private(set) var intent: Intent
     public let description: IntentDescription
     let handler: any IntentHandler
+    let configuration: EngineConfiguration
+    let logger: Logger
     private var question: Question?
     /// Parameters the person has settled (confirmed or chosen), not resolved again.
     private var settled: Set<String> = []
+    /// How many times each parameter was asked, to stop an app looping forever.
+    private var asked: [String: Int] = [:]
+    static let maximumAsks = 4
 
-    public init(intent: Intent, description: IntentDescription, handler: any IntentHandler) {
+    public init(intent: Intent, description: IntentDescription, handler: any IntentHandler,
+                configuration: EngineConfiguration = EngineConfiguration(), logger: Logger = Logger(label: "hark.engine")) {
         self.intent = intent
         self.description = description
         self.handler = handler
+        self.configuration = configuration
+        self.logger = logger
     }
+
+    /// The question pending, if any.
+    public var pendingQuestion: Question? { question }
 
     /// Resolves, confirms and handles as far as possible without the person.
     public func start() async -> EngineReply {
@@ -88,11 +130,17 @@ public actor Conversation {
         case (.confirmValue(let parameter, _), .no):
             intent[parameter.name] = nil
             return ask(.value(parameter), speech: IntentDescription.fill(parameter.prompt, from: intent))
-        case (.choice(let parameter, let options), .choice(let index)) where options.indices.contains(index):
+        case (.confirmValue(let parameter, _), .value(let value)):
+            // "No, Bobo Jr." — a new value instead of yes or no.
+            intent[parameter.name] = value
+        case (.choice(let parameter, let options), .choice(let index)):
+            guard options.indices.contains(index) else {
+                return ask(pending, speech: "There are only \(options.count). " + Self.speech(for: pending, intent: intent))
+            }
             intent[parameter.name] = options[index]
             settled.insert(parameter.name)
         case (.choice(let parameter, let options), .value(let value)):
-            guard let match = options.first(where: { $0.value == value.value || $0.spoken == value.spoken }) else {
+            guard let match = Self.match(value, in: options) else {
                 return ask(pending, speech: "Sorry, which one? " + Self.list(options))
             }
             intent[parameter.name] = match
@@ -107,101 +155,184 @@ public actor Conversation {
         return await proceed()
     }
 
+    static func match(_ value: ParameterValue, in options: [ParameterValue]) -> ParameterValue? {
+        func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
+        return options.first { key($0.value) == key(value.value) || key($0.spoken) == key(value.spoken) }
+    }
+
     // MARK: - Stages
 
     private func proceed() async -> EngineReply {
         for parameter in description.parameters where !settled.contains(parameter.name) {
+            let intent = self.intent, handler = self.handler
+            let outcome = await wait(for: Task { try await handler.resolve(parameter.name, of: intent) },
+                                     upTo: configuration.timeout)
             let result: ResolutionResult
-            do {
-                result = try await handler.resolve(parameter.name, of: intent)
-            } catch {
-                return finish(speech: "Sorry, \(intent.app) ran into a problem: \(error)", code: .failure)
+            switch outcome {
+            case .value(let value): result = value
+            case .failed(let error): return thrown(error, stage: "resolve(\(parameter.name))")
+            case .timedOut: return timedOut(stage: "resolve(\(parameter.name))")
             }
+            logger.debug("resolved", metadata: ["intent.name": "\(description.name)", "intent.parameter": "\(parameter.name)",
+                                                "intent.resolution": "\(result)"])
             switch result {
             case .success(let value):
-                intent[parameter.name] = value
+                self.intent[parameter.name] = value
             case .notRequired:
                 continue
             case .needsValue:
-                return ask(.value(parameter), speech: IntentDescription.fill(parameter.prompt, from: intent))
+                self.intent[parameter.name] = nil
+                return askValue(parameter, preface: nil)
             case .needsMoreDetails:
-                intent[parameter.name] = nil
-                return ask(.value(parameter), speech: "I need a bit more detail. " + IntentDescription.fill(parameter.prompt, from: intent))
+                self.intent[parameter.name] = nil
+                return askValue(parameter, preface: "I need a bit more detail.")
             case .unsupported(let reason):
-                intent[parameter.name] = nil
-                let why = reason.map { "\($0) " } ?? "\(intent.app) can't do that. "
-                return ask(.value(parameter), speech: why + IntentDescription.fill(parameter.prompt, from: intent))
+                self.intent[parameter.name] = nil
+                return askValue(parameter, preface: reason ?? "\(intent.app) can't use that.")
             case .confirmationRequired(let value):
                 let question = Question.confirmValue(parameter, value)
-                return ask(question, speech: Self.speech(for: question, intent: intent))
+                return ask(question, speech: Self.speech(for: question, intent: self.intent))
             case .disambiguation(let options):
                 guard (2...10).contains(options.count) else {
-                    return finish(speech: "Sorry, \(intent.app) gave an invalid answer.", code: .failure,
-                                  developerError: "resolve(\(parameter.name)) returned a disambiguation with \(options.count) options; SiriKit allows 2 to 10")
+                    return contractViolation("resolve\(Self.capitalized(parameter.name))(for:) returned a disambiguation with \(options.count) option\(options.count == 1 ? "" : "s"); SiriKit allows 2 to 10 (use success(with:) or confirmationRequired(with:) for one)")
                 }
                 let question = Question.choice(parameter, options)
-                return ask(question, speech: Self.speech(for: question, intent: intent))
+                return ask(question, speech: Self.speech(for: question, intent: self.intent))
             }
             settled.insert(parameter.name)
         }
+        let intent = self.intent, handler = self.handler
         let confirmation: IntentResponse
-        do {
-            confirmation = try await handler.confirm(intent)
-        } catch {
-            return finish(speech: "Sorry, \(intent.app) ran into a problem: \(error)", code: .failure)
+        switch await wait(for: Task { try await handler.confirm(intent) }, upTo: configuration.timeout) {
+        case .value(let value): confirmation = value
+        case .failed(let error): return thrown(error, stage: "confirm(intent:)")
+        case .timedOut: return timedOut(stage: "confirm(intent:)")
         }
-        guard confirmation.code == .ready else {
-            let speech = confirmation.message ?? IntentDescription.fill(description.failureSpeech, from: intent)
-            return finish(speech: speech, code: confirmation.code)
+        switch confirmation.code {
+        case .ready:
+            break
+        case .success, .inProgress:
+            return contractViolation("confirm(intent:) answered '\(confirmation.code.rawValue)'; confirm answers ready, failure, failureRequiringAppLaunch or unspecified — carry the request out in handle(intent:)")
+        case .failure, .failureRequiringAppLaunch, .unspecified:
+            return ended(confirmation)
         }
         if let template = description.confirmation {
-            return ask(.confirmIntent, speech: IntentDescription.fill(template, from: intent))
+            var speech = IntentDescription.fill(template, from: intent)
+            if let message = confirmation.message { speech = message + " " + speech }
+            return ask(.confirmIntent, speech: speech)
         }
         return await handle()
     }
 
     private func handle() async -> EngineReply {
-        let response: IntentResponse
-        do {
-            response = try await handler.handle(intent)
-        } catch {
-            return finish(speech: "Sorry, \(intent.app) ran into a problem: \(error)", code: .failure)
-        }
-        switch response.code {
-        case .ready:
-            return finish(speech: "Sorry, \(intent.app) gave an invalid answer.", code: .failure,
-                          developerError: "handle(_:) answered 'ready'; only confirm(_:) may")
-        case .success, .inProgress:
-            var speech = IntentDescription.fill(description.successSpeech, from: intent)
-            if let message = response.message { speech += " " + message }
-            return finish(speech: speech, code: response.code)
-        case .failureRequiringAppLaunch:
-            let speech = response.message ?? "You'll need to continue in \(intent.app)."
-            return finish(speech: speech, code: response.code)
-        case .failure, .unspecified:
-            let speech = response.message ?? IntentDescription.fill(description.failureSpeech, from: intent)
-            return finish(speech: speech, code: response.code)
+        let intent = self.intent, handler = self.handler
+        let task = Task { try await handler.handle(intent) }
+        switch await wait(for: task, upTo: configuration.progressBudget) {
+        case .value(let response): return handled(response)
+        case .failed(let error): return thrown(error, stage: "handle(intent:)")
+        case .timedOut:
+            let rest = configuration.timeout - configuration.progressBudget
+            let late = Task { () -> EngineReply in
+                switch await wait(for: task, upTo: rest) {
+                case .value(let response): return await self.handled(response)
+                case .failed(let error): return await self.thrown(error, stage: "handle(intent:)")
+                case .timedOut:
+                    task.cancel()
+                    return await self.timedOut(stage: "handle(intent:)")
+                }
+            }
+            logger.info("handler is slow; reporting progress", metadata: ["intent.name": "\(description.name)"])
+            question = nil
+            return EngineReply(speech: "\(intent.app) is still working on it. I'll tell you when it's done.",
+                               code: .inProgress, question: nil, intent: intent, pending: PendingResult(task: late))
         }
     }
 
+    /// The reply to handle's response.
+    private func handled(_ response: IntentResponse) -> EngineReply {
+        switch response.code {
+        case .ready:
+            return contractViolation("handle(intent:) answered 'ready'; only confirm(intent:) may — answer success, inProgress, failure, failureRequiringAppLaunch or unspecified")
+        case .success:
+            var speech = IntentDescription.fill(description.successSpeech, from: intent)
+            if let message = response.message { speech += " " + message }
+            return finish(speech: speech, code: .success, response: response)
+        case .inProgress:
+            var speech = "\(intent.app) is on it."
+            if let message = response.message { speech += " " + message }
+            return finish(speech: speech, code: .inProgress, response: response)
+        case .failure, .failureRequiringAppLaunch, .unspecified:
+            return ended(response)
+        }
+    }
+
+    /// A failure-like response of confirm or handle.
+    private func ended(_ response: IntentResponse) -> EngineReply {
+        switch response.code {
+        case .failureRequiringAppLaunch:
+            var speech = response.message ?? IntentDescription.fill(description.failureSpeech, from: intent)
+            speech += " You can continue in \(intent.app)."
+            return finish(speech: speech, code: .failureRequiringAppLaunch, response: response)
+        case .unspecified:
+            return finish(speech: response.message ?? "\(intent.app) didn't say whether that worked.", code: .unspecified, response: response)
+        default:
+            return finish(speech: response.message ?? IntentDescription.fill(description.failureSpeech, from: intent),
+                          code: .failure, response: response)
+        }
+    }
+
+    // MARK: - Faults
+
+    private func thrown(_ error: any Error, stage: String) -> EngineReply {
+        logger.error("handler threw", metadata: ["intent.app": "\(intent.app)", "intent.name": "\(description.name)",
+                                                 "intent.stage": "\(stage)", "error": "\(error)"])
+        return finish(speech: "Sorry, \(intent.app) ran into a problem and couldn't do that.", code: .failure,
+                      developerError: "\(stage) threw: \(error)")
+    }
+
+    private func timedOut(stage: String) -> EngineReply {
+        let limit = configuration.timeout
+        logger.error("handler timed out", metadata: ["intent.app": "\(intent.app)", "intent.stage": "\(stage)",
+                                                     "timeout": "\(limit)"])
+        return finish(speech: "Sorry, \(intent.app) didn't answer in time.", code: .failure,
+                      developerError: "\(stage) did not return within \(limit)")
+    }
+
+    private func contractViolation(_ message: String) -> EngineReply {
+        logger.error("handler broke a SiriKit rule", metadata: ["intent.app": "\(intent.app)",
+                                                                "intent.name": "\(description.name)", "developer.error": "\(message)"])
+        return finish(speech: "Sorry, \(intent.app) couldn't do that.", code: .failure, developerError: message)
+    }
+
     // MARK: - Replies
+
+    private func askValue(_ parameter: ParameterDescription, preface: String?) -> EngineReply {
+        asked[parameter.name, default: 0] += 1
+        guard asked[parameter.name]! <= Self.maximumAsks else {
+            return finish(speech: "Sorry, I couldn't get that right. Let's try again later.", code: .failure)
+        }
+        let prompt = IntentDescription.fill(parameter.prompt, from: intent)
+        return ask(.value(parameter), speech: preface.map { $0 + " " + prompt } ?? prompt)
+    }
 
     private func ask(_ question: Question, speech: String) -> EngineReply {
         self.question = question
         return EngineReply(speech: speech, code: nil, question: question, intent: intent)
     }
 
-    private func finish(speech: String, code: IntentResponseCode?, developerError: String? = nil) -> EngineReply {
+    private func finish(speech: String, code: IntentResponseCode?, response: IntentResponse? = nil,
+                        developerError: String? = nil) -> EngineReply {
         question = nil
-        var speech = speech
-        if let developerError { speech += " (\(developerError))" }
-        return EngineReply(speech: speech, code: code, question: nil, intent: intent)
+        return EngineReply(speech: speech, code: code, question: nil, intent: intent, response: response,
+                           developerError: developerError)
     }
 
     public static func speech(for question: Question, intent: Intent) -> String {
         switch question {
         case .value(let parameter): return IntentDescription.fill(parameter.prompt, from: intent)
-        case .confirmValue(_, let value): return "Did you mean \(value.spoken)?"
+        case .confirmValue(let parameter, let value):
+            if parameter.kind == .person, intent.name == "INSendMessageIntent" { return "Send it to \(value.spoken)?" }
+            return "Did you mean \(value.spoken)?"
         case .choice(_, let options): return "Which one? " + list(options)
         case .confirmIntent: return "Shall I go ahead?"
         }
@@ -213,4 +344,6 @@ public actor Conversation {
         guard items.count > 1 else { return (items.first ?? "") + "." }
         return items.dropLast().joined(separator: "; ") + "; or " + items.last! + "."
     }
+
+    static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 }

@@ -1,7 +1,9 @@
 import HarkIntents
 
-/// An app's logic for one intent, in SiriKit's three stages. The engine owns
-/// the conversation and calls these; each may be slow (they are `async`).
+/// An app's logic for one intent, in SiriKit's three stages, in the generic
+/// form the engine drives every intent through. Apps normally write the
+/// typed protocol of their intent (``INSendMessageIntentHandling`` ...) and
+/// register `INSendMessageIntent.handler(myHandler)`, which bridges to this.
 ///
 /// `resolve` and `confirm` are optional: by default a given value resolves
 /// to itself, a missing one needs a value, and confirm answers `ready`.
@@ -25,7 +27,13 @@ extension IntentHandler {
     }
 }
 
-/// A mistake in an app's handler, explained for the app's developer.
+/// A mistake in an app's handler, explained for the app's developer. The
+/// engine logs it and shows it in ``EngineReply/developerError``; the
+/// person only hears a clean failure.
 public struct HandlerContractError: Error, Sendable, CustomStringConvertible {
     public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }

@@ -5,10 +5,20 @@ import Foundation
 public enum ParameterKind: Sendable, Hashable {
     /// A person from the user's contacts (vocabulary type `contactName`).
     case person
-    /// Free text (message content, note text).
+    /// Free text (message content, note text), recognised by dictation.
     case text
-    /// One of the values of a vocabulary list of that type.
+    /// One of the values of a vocabulary list of that type: the app's user
+    /// vocabulary (`workoutActivityName`, `notebookItemTitle`) or a shared
+    /// domain list (`taskStatus`, `place`).
     case vocabulary(String)
+    /// A whole number ("five").
+    case number
+    /// An amount of money ("twenty dollars"): parts `amount`, `currencyCode`.
+    case currencyAmount
+    /// A day and time ("tomorrow at eight am"): parts `day`, `hour`, `minute`, `meridiem`.
+    case dateTime
+    /// A workout goal ("thirty minutes"): parts `goalValue`, `workoutGoalUnitType`.
+    case workoutGoal
 }
 
 /// A parameter of an intent and how the engine asks for it.
@@ -18,11 +28,21 @@ public struct ParameterDescription: Sendable, Hashable {
     /// What the engine asks when the parameter needs a value. `{name}`
     /// placeholders are filled with other parameters' spoken values.
     public var prompt: String
+    /// Whether the default resolution asks for a missing value.
+    public var required: Bool
+    /// The Swift type of the typed intent's property.
+    public var type: String
+    /// What the parameter means, for app developers and `hark domains`.
+    public var documentation: String
 
-    public init(name: String, kind: ParameterKind, prompt: String) {
+    public init(name: String, kind: ParameterKind, prompt: String, required: Bool = true, type: String = "String",
+                documentation: String = "") {
         self.name = name
         self.kind = kind
         self.prompt = prompt
+        self.required = required
+        self.type = type
+        self.documentation = documentation
     }
 }
 
@@ -32,45 +52,51 @@ public struct IntentDescription: Sendable, Hashable {
     public var name: String
     public var domain: String
     public var parameters: [ParameterDescription]
-    /// The confirmation question before handling, when the domain confirms.
+    /// The confirmation question before handling, when the domain confirms
+    /// (payments, rides): spoken after the app's confirm answers `ready`.
     public var confirmation: String?
     /// What is said on success; `{name}` placeholders as in prompts.
     public var successSpeech: String
     public var failureSpeech: String
+    /// Example requests (`{app}` is the app's name), for "What can … do?".
+    public var examples: [String]
+    /// One line on what the intent does.
+    public var summary: String
 
     public init(name: String, domain: String, parameters: [ParameterDescription], confirmation: String? = nil,
-                successSpeech: String, failureSpeech: String) {
+                successSpeech: String, failureSpeech: String, examples: [String] = [], summary: String = "") {
         self.name = name
         self.domain = domain
         self.parameters = parameters
         self.confirmation = confirmation
         self.successSpeech = successSpeech
         self.failureSpeech = failureSpeech
+        self.examples = examples
+        self.summary = summary
     }
 
-    /// `template` with `{parameter}` replaced by the intent's spoken values.
+    /// The parameter of that name.
+    public func parameter(_ name: String) -> ParameterDescription? {
+        parameters.first { $0.name == name }
+    }
+
+    /// `template` with `{parameter}` replaced by the intent's spoken values
+    /// (and `{app}` by the app); placeholders without a value are dropped.
     public static func fill(_ template: String, from intent: Intent) -> String {
-        var result = template
+        var result = template.replacingOccurrences(of: "{app}", with: intent.app)
         for (name, value) in intent.parameters {
             result = result.replacingOccurrences(of: "{\(name)}", with: value.spoken)
         }
-        return result
+        while let open = result.range(of: "{"), let close = result.range(of: "}", range: open.upperBound..<result.endIndex) {
+            result.removeSubrange(open.lowerBound..<close.upperBound)
+        }
+        return result.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            .replacingOccurrences(of: " .", with: ".").replacingOccurrences(of: " ?", with: "?")
     }
 }
 
-/// The SiriKit intents Hark knows, by name.
+/// The SiriKit intents Hark knows (generated: `Intents.generated.swift`).
 public enum Domains {
-    public static let sendMessage = IntentDescription(
-        name: "INSendMessageIntent",
-        domain: "Messaging",
-        parameters: [
-            ParameterDescription(name: "recipients", kind: .person, prompt: "Who do you want to message?"),
-            ParameterDescription(name: "content", kind: .text, prompt: "What do you want to say to {recipients}?"),
-        ],
-        successSpeech: "Your message to {recipients} was sent.",
-        failureSpeech: "Sorry, your message to {recipients} could not be sent."
-    )
-
-    /// Every intent description, by SiriKit name.
-    public static let all: [String: IntentDescription] = [sendMessage.name: sendMessage]
+    /// `INSendMessageIntent`, the seed conversations' intent.
+    public static var sendMessage: IntentDescription { INSendMessageIntent.intentDescription }
 }

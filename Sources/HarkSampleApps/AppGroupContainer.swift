@@ -39,9 +39,12 @@ actor JSONDocument<Value: Codable & Sendable> {
         }
     }
 
-    func update(_ change: (inout Value) -> Void) throws {
+    /// Applies `change` and writes the result before returning it; on a
+    /// write error the value in memory stays as it was.
+    @discardableResult
+    func update<Result: Sendable>(_ change: @Sendable (inout Value) -> Result) throws -> Result {
         var copy = value
-        change(&copy)
+        let result = change(&copy)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(copy)
@@ -57,5 +60,6 @@ actor JSONDocument<Value: Codable & Sendable> {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         value = copy
+        return result
     }
 }

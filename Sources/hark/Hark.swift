@@ -9,7 +9,7 @@ struct HarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hark",
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
-        subcommands: [Replay.self, Listen.self, Say.self, AudioInfo.self, BenchCommand.self, Import.self, Export.self]
+        subcommands: [Replay.self, Listen.self, Converse.self, Apps.self, DomainsCommand.self, Say.self, AudioInfo.self, BenchCommand.self, Import.self, Export.self]
     )
 }
 
@@ -35,6 +35,9 @@ struct AssistantOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")
     var verbose = false
+
+    @Flag(help: "Behave as on a locked device: payments, rides and the apps' IntentsRestrictedWhileLocked are refused.")
+    var locked = false
 }
 
 extension AssistantOptions {

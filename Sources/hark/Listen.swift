@@ -54,6 +54,11 @@ extension HarkCommand {
                     let turn = try await assistant.hear(utterance.samples)
                     print(json ? turn.jsonLine : turn.card + "\n")
                     if let speaker { try await speaker.write(try synthesizer.synthesize(turn.speech)) }
+                    // A slow handler's result, spoken when it arrives.
+                    for late in await assistant.lateResults() {
+                        print(json ? late.jsonLine : late.card + "\n")
+                        if let speaker { try await speaker.write(try synthesizer.synthesize(late.speech)) }
+                    }
                 }
                 for try await frame in source.frames() {
                     for utterance in endpointer.process(frame) { try await answer(utterance) }

@@ -38,6 +38,8 @@ extension HarkCommand {
                 for samples in utterances {
                     let turn = try await assistant.hear(samples)
                     print(json ? turn.jsonLine : turn.card + "\n")
+                    // A slow handler's result, reported when it arrives.
+                    for late in await assistant.lateResults() { print(json ? late.jsonLine : late.card + "\n") }
                     if let synthesizer {
                         let audio = try synthesizer.synthesize(turn.speech)
                         // Half a second of silence between answers.

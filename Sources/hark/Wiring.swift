@@ -20,7 +20,7 @@ enum Wiring {
         return try SampleApps.assistant(
             modelsDirectory: Resources.modelsDirectory(), appsDirectory: options.apps, domainsDirectory: options.domains,
             dataDirectory: options.dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
-            decoder: decoder)
+            decoder: decoder, locked: options.locked)
     }
 }
 

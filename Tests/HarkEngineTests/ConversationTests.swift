@@ -74,7 +74,7 @@ struct ConversationTests {
         handler.resolutions["recipients"] = [.confirmationRequired(with: ParameterValue("Little Bobo"))]
         let conversation = Conversation(intent: message(["recipients": "bobo", "content": "hi"]),
                                         description: Domains.sendMessage, handler: handler)
-        #expect(await conversation.start().speech == "Did you mean Little Bobo?")
+        #expect(await conversation.start().speech == "Send it to Little Bobo?")
         #expect(await conversation.answer(.no).speech == "Who do you want to message?")
         #expect(await conversation.answer(.value(ParameterValue("Bobo"))).code == .success)
     }
@@ -98,6 +98,8 @@ struct ConversationTests {
         #expect(reply.code == .failure)
         #expect(reply.question == nil)
         #expect(handler.handled.isEmpty)
+        #expect(reply.developerError?.contains("SiriKit allows 2 to 10") == true)
+        #expect(reply.speech == "Sorry, MonkeyChat couldn't do that.")
     }
 
     @Test("handle may not answer ready")
@@ -108,7 +110,9 @@ struct ConversationTests {
                                         description: Domains.sendMessage, handler: handler)
         let reply = await conversation.start()
         #expect(reply.code == .failure)
-        #expect(reply.speech.contains("only confirm(_:) may"))
+        // The person hears a clean failure; the developer gets the rule.
+        #expect(reply.speech == "Sorry, MonkeyChat couldn't do that.")
+        #expect(reply.developerError?.contains("only confirm(intent:) may") == true)
     }
 
     @Test("a handler that throws becomes a spoken failure")
@@ -119,7 +123,8 @@ struct ConversationTests {
                                         description: Domains.sendMessage, handler: handler)
         let reply = await conversation.start()
         #expect(reply.code == .failure)
-        #expect(reply.speech == "Sorry, MonkeyChat ran into a problem: the banana store is closed")
+        #expect(reply.speech == "Sorry, MonkeyChat ran into a problem and couldn't do that.")
+        #expect(reply.developerError == "handle(intent:) threw: the banana store is closed")
     }
 
     @Test("a failed confirm stops before handle")

@@ -1,0 +1,72 @@
+import HarkCatalog
+import HarkGrammar
+import HarkIntents
+
+/// "What can you do?" and "What can MonkeyChat do?": Hark's own intents,
+/// answered from the installed apps and their example requests.
+enum Help {
+    static let app = "Hark"
+    static let overview = "HarkWhatCanYouDo"
+    static let appHelp = "HarkWhatCanAppDo"
+
+    /// The grammar of Hark's own questions, naming every installed app.
+    static func instance(apps: [InstalledApp]) throws -> GrammarInstance {
+        var file = GrammarFile(path: "<hark help>")
+        file.lists["appName"] = .alternatives(apps.flatMap { app in
+            app.spokenNames.map { GrammarExpression.value(spoken: .sequence($0.map(GrammarExpression.word)), canonical: app.name) }
+        })
+        file.slots["app"] = .list("appName")
+        func sentence(_ text: String) throws -> GrammarExpression { try GrammarParser.parseExpression(text, path: "<hark help>") }
+        let location = SourceLocation(file: "<hark help>", line: 1, column: 1)
+        file.intents.append(IntentDefinition(name: overview, sentences: [
+            try sentence("what can you do [for me] | what do you do | help [me] | what can i (say | ask [you]) | which apps (can you use | do you know | work with you)"),
+        ], location: location))
+        if !apps.isEmpty {
+            file.intents.append(IntentDefinition(name: appHelp, sentences: [
+                try sentence("what can [i do with] {app} do | what can i (say | ask) {app} | what can i do (with | in) {app} | help [me] with {app} | how do i use {app}"),
+            ], location: location))
+        }
+        return GrammarInstance(app: app, grammar: file)
+    }
+
+    /// The example requests for `app`: its own `IntentExamples` when the
+    /// catalog has them, else the domains' examples for the intents it
+    /// supports.
+    ///
+    /// Seam: the `vocab` branch loads `AppIntentVocabulary.plist`
+    /// (`IntentPhrases` / `IntentExamples`); once `InstalledApp` carries
+    /// them, return those first here.
+    static func examples(for app: InstalledApp) -> [String] {
+        app.info.intentsSupported.compactMap { Domains.all[$0] }.flatMap { description in
+            description.examples.prefix(1).map { $0.replacingOccurrences(of: "{app}", with: app.info.displayName) }
+        }
+    }
+
+    /// What the app does, as short phrases ("send a message", ...).
+    static func abilities(of app: InstalledApp) -> [String] {
+        app.info.intentsSupported.compactMap { Domains.all[$0]?.summary }.map {
+            // "Sends a message to a contact." → "send a message to a contact"
+            var words = ($0.hasSuffix(".") ? String($0.dropLast()) : $0).split(separator: " ").map(String.init)
+            if let verb = words.first?.lowercased() { words[0] = verb.hasSuffix("s") ? String(verb.dropLast()) : verb }
+            return words.joined(separator: " ")
+        }
+    }
+
+    /// The answer to "What can you do?".
+    static func overviewSpeech(apps: [InstalledApp]) -> String {
+        guard !apps.isEmpty else { return "No apps are installed yet, so there's nothing I can do for you." }
+        let names = apps.map(\.info.displayName)
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        let examples = apps.compactMap { Help.examples(for: $0).first }.prefix(3).map { "“\($0)”" }
+        return "I can work with \(list). For example, say " + examples.joined(separator: ", or ") + "."
+    }
+
+    /// The answer to "What can MonkeyChat do?".
+    static func appSpeech(_ app: InstalledApp) -> String {
+        let abilities = Help.abilities(of: app)
+        guard !abilities.isEmpty else { return "\(app.info.displayName) doesn't offer anything to Hark yet." }
+        let list = abilities.count == 1 ? abilities[0] : abilities.dropLast().joined(separator: "; ") + "; and " + abilities.last!
+        let examples = Help.examples(for: app).prefix(4).map { "“\($0)”" }.joined(separator: ", ")
+        return "With \(app.info.displayName) you can: \(list). Try \(examples)."
+    }
+}

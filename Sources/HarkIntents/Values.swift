@@ -1,0 +1,248 @@
+import Foundation
+
+/// A typed parameter value that converts to and from the engine's generic
+/// ``ParameterValue``.
+public protocol ParameterConvertible: Sendable {
+    /// Reads a generic value; nil when it does not convert.
+    init?(parameter: ParameterValue)
+    /// The generic value: the words to speak and the value to keep.
+    var parameter: ParameterValue { get }
+}
+
+extension String: ParameterConvertible {
+    public init?(parameter: ParameterValue) {
+        guard !parameter.value.isEmpty else { return nil }
+        self = parameter.value
+    }
+    public var parameter: ParameterValue { ParameterValue(self) }
+}
+
+extension Int: ParameterConvertible {
+    public init?(parameter: ParameterValue) {
+        guard let number = Int(parameter.value) ?? NumberWords.parse(parameter.value) else { return nil }
+        self = number
+    }
+    public var parameter: ParameterValue { ParameterValue(spoken: String(self), value: String(self)) }
+}
+
+/// A person (`INPerson`): how they are called and, when known, the app's
+/// identifier for them.
+public struct INPerson: ParameterConvertible, Hashable, Codable {
+    public var displayName: String
+    public var identifier: String?
+
+    public init(displayName: String, identifier: String? = nil) {
+        self.displayName = displayName
+        self.identifier = identifier
+    }
+
+    public init?(parameter: ParameterValue) {
+        guard !parameter.value.isEmpty else { return nil }
+        // A contact from vocabulary canonicalises to its name; raw words
+        // ("bobo") keep what was said.
+        displayName = parameter.value
+        identifier = parameter.parts["identifier"]
+    }
+
+    public var parameter: ParameterValue {
+        ParameterValue(spoken: displayName, value: displayName, parts: identifier.map { ["identifier": $0] } ?? [:])
+    }
+}
+
+/// An amount of money (`INCurrencyAmount`).
+public struct INCurrencyAmount: ParameterConvertible, Hashable, Codable, CustomStringConvertible {
+    public var amount: Decimal
+    /// ISO 4217 code, e.g. `USD`.
+    public var currencyCode: String
+
+    public init(amount: Decimal, currencyCode: String = "USD") {
+        self.amount = amount
+        self.currencyCode = currencyCode
+    }
+
+    public init?(parameter: ParameterValue) {
+        let text = parameter.parts["amount"] ?? parameter.value.split(separator: " ").first.map(String.init) ?? ""
+        guard let amount = Decimal(string: text) ?? NumberWords.parse(text).map({ Decimal($0) }) else { return nil }
+        self.amount = amount
+        let code = parameter.parts["currencyCode"] ?? parameter.value.split(separator: " ").dropFirst().first.map(String.init)
+        currencyCode = code ?? "USD"
+    }
+
+    public var parameter: ParameterValue {
+        ParameterValue(spoken: description, value: "\(amount) \(currencyCode)",
+                       parts: ["amount": "\(amount)", "currencyCode": currencyCode])
+    }
+
+    static let names = ["USD": ("dollar", "dollars"), "EUR": ("euro", "euros"), "GBP": ("pound", "pounds"),
+                        "BAN": ("banana", "bananas")]
+
+    /// "20 dollars", "1 euro", "2.50 pounds".
+    public var description: String {
+        let number = NSDecimalNumber(decimal: amount)
+        let (one, many) = Self.names[currencyCode] ?? (currencyCode, currencyCode)
+        return "\(number.stringValue) \(number == 1 ? one : many)"
+    }
+}
+
+/// A day and time of day, as spoken ("tomorrow at eight am"); SiriKit's
+/// `DateComponents` for this purpose.
+public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringConvertible {
+    /// `today`, `tomorrow`, a weekday (`monday`), or nil.
+    public var day: String?
+    /// 0...23.
+    public var hour: Int?
+    public var minute: Int?
+
+    public init(day: String? = nil, hour: Int? = nil, minute: Int? = nil) {
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+    }
+
+    public init?(parameter: ParameterValue) {
+        let parts = parameter.parts
+        day = parts["day"]
+        hour = parts["hour"].flatMap { Int($0) ?? NumberWords.parse($0) }
+        minute = parts["minute"].flatMap { Int($0) ?? NumberWords.parse($0) }
+        if let h = hour, let meridiem = parts["meridiem"] {
+            if meridiem == "pm", h < 12 { hour = h + 12 }
+            if meridiem == "am", h == 12 { hour = 0 }
+        }
+        guard day != nil || hour != nil else { return nil }
+    }
+
+    public var parameter: ParameterValue {
+        var parts: [String: String] = [:]
+        parts["day"] = day
+        parts["hour"] = hour.map(String.init)
+        parts["minute"] = minute.map(String.init)
+        return ParameterValue(spoken: description, value: description, parts: parts)
+    }
+
+    /// "tomorrow at 8 am", "at 6:30 pm", "monday".
+    public var description: String {
+        var words: [String] = []
+        if let day { words.append(day) }
+        if let hour {
+            let h12 = hour % 12 == 0 ? 12 : hour % 12
+            let time = minute.map { String(format: "%d:%02d", h12, $0) } ?? String(h12)
+            words.append("at \(time) \(hour < 12 ? "am" : "pm")")
+        }
+        return words.joined(separator: " ")
+    }
+}
+
+/// A workout goal: SiriKit's `goalValue` with its `workoutGoalUnitType`.
+public struct INWorkoutGoal: ParameterConvertible, Hashable, Codable, CustomStringConvertible {
+    public enum Unit: String, Sendable, Codable, CaseIterable {
+        case minute, hour, mile, kilometer, meter, foot, yard, kilocalorie, unknown
+    }
+    public var goalValue: Double
+    public var unit: Unit
+
+    public init(goalValue: Double, unit: Unit) {
+        self.goalValue = goalValue
+        self.unit = unit
+    }
+
+    public init?(parameter: ParameterValue) {
+        let text = parameter.parts["goalValue"] ?? ""
+        guard let value = Double(text) ?? NumberWords.parse(text).map(Double.init) else { return nil }
+        goalValue = value
+        unit = parameter.parts["workoutGoalUnitType"].flatMap(Unit.init(rawValue:)) ?? .unknown
+    }
+
+    public var parameter: ParameterValue {
+        ParameterValue(spoken: description, value: description,
+                       parts: ["goalValue": String(goalValue), "workoutGoalUnitType": unit.rawValue])
+    }
+
+    /// "30 minutes", "5 kilometers".
+    public var description: String {
+        let number = goalValue == goalValue.rounded() ? String(Int(goalValue)) : String(goalValue)
+        let name = unit == .kilocalorie ? "calorie" : unit.rawValue
+        return unit == .unknown ? number : "\(number) \(name)\(goalValue == 1 ? "" : "s")"
+    }
+}
+
+/// A value from a fixed set, spoken as its raw value.
+public protocol ParameterEnum: ParameterConvertible, RawRepresentable, CaseIterable, Hashable where RawValue == String {}
+
+extension ParameterEnum {
+    public init?(parameter: ParameterValue) { self.init(rawValue: parameter.value) }
+    public var parameter: ParameterValue { ParameterValue(spoken: spokenName, value: rawValue) }
+    /// The raw value with camel case read as words ("notCompleted" → "not completed").
+    public var spokenName: String {
+        rawValue.reduce(into: "") { text, c in
+            if c.isUppercase { text += " " + c.lowercased() } else { text.append(c) }
+        }
+    }
+}
+
+public enum INMessageAttribute: String, ParameterEnum { case read, unread, flagged, unflagged }
+public enum INCallRecordType: String, ParameterEnum { case missed, received, outgoing, latest }
+public enum INWorkoutLocationType: String, ParameterEnum { case indoor, outdoor }
+public enum INAccountType: String, ParameterEnum { case checking, savings, credit, investment }
+public enum INTaskStatus: String, ParameterEnum { case completed, notCompleted }
+public enum INNotebookItemType: String, ParameterEnum { case note, taskList, task }
+public enum INVisualCodeType: String, ParameterEnum { case contact, requestPayment, sendPayment, transit, bus, subway }
+
+/// English number words ↔ numbers, for spoken amounts and typed digits.
+public enum NumberWords {
+    static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+    static let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+    /// "twenty five" → 25, "a hundred" → 100, "two thousand and ten" → 2010.
+    public static func parse(_ text: String) -> Int? {
+        let words = text.lowercased().split { $0 == " " || $0 == "-" }.map(String.init).filter { $0 != "and" }
+        guard !words.isEmpty else { return nil }
+        var total = 0, current = 0
+        for word in words {
+            if let n = Int(word) { current += n }
+            else if let n = units.firstIndex(of: word) { current += n }
+            else if let n = tens.firstIndex(of: word), n >= 2 { current += n * 10 }
+            else if word == "a" { current += 1 }
+            else if word == "hundred" { current = max(current, 1) * 100 }
+            else if word == "thousand" { total += max(current, 1) * 1000; current = 0 }
+            else { return nil }
+        }
+        return total + current
+    }
+
+    /// 25 → "twenty five" (0 ... 999,999).
+    public static func spell(_ number: Int) -> String {
+        if number < 0 { return "minus " + spell(-number) }
+        if number < 20 { return units[number] }
+        if number < 100 { return tens[number / 10] + (number % 10 == 0 ? "" : " " + units[number % 10]) }
+        if number < 1000 {
+            return units[number / 100] + " hundred" + (number % 100 == 0 ? "" : " " + spell(number % 100))
+        }
+        return spell(number / 1000) + " thousand" + (number % 1000 == 0 ? "" : " " + spell(number % 1000))
+    }
+
+    /// Typed text with digits read out: "at 8:30 am" → "at eight thirty am",
+    /// "$20" → "twenty dollars", "2.50" → "two point five zero".
+    public static func spellDigits(in text: String) -> String {
+        var out: [String] = []
+        for token in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = String(token)
+            var suffix = ""
+            while let last = word.last, ",.!?;".contains(last) { suffix = String(last) + suffix; word.removeLast() }
+            var dollars = false
+            if word.hasPrefix("$") { dollars = true; word.removeFirst() }
+            let pieces = word.split(separator: ":", omittingEmptySubsequences: false)
+            if !word.isEmpty, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }), pieces.count <= 2,
+               let first = Int(pieces[0]), first < 1_000_000 {
+                var spoken = spell(first)
+                if pieces.count == 2, let minutes = Int(pieces[1]) {
+                    spoken += minutes == 0 ? "" : (minutes < 10 ? " oh " + spell(minutes) : " " + spell(minutes))
+                }
+                out.append(spoken + (dollars ? " dollars" : "") + suffix)
+            } else {
+                out.append((dollars ? "$" : "") + word + suffix)
+            }
+        }
+        return out.joined(separator: " ")
+    }
+}

@@ -1,0 +1,205 @@
+import HarkEngine
+import HarkIntents
+import Testing
+
+/// A handler that takes `delay` to handle (or hangs), for the time rules.
+struct SlowHandler: IntentHandler {
+    var delay: Duration
+    func handle(_ intent: Intent) async throws -> IntentResponse {
+        try await Task.sleep(for: delay)
+        return IntentResponse(code: .success)
+    }
+}
+
+/// A typed MonkeyChat handler using only the defaults for resolve and confirm.
+struct DefaultsOnlyHandler: INSendMessageIntentHandling {
+    func handle(intent: INSendMessageIntent) async throws -> IntentResponse {
+        IntentResponse(code: .success, output: ["to": intent.recipients?.displayName ?? "?"])
+    }
+}
+
+/// A typed handler that confirms wrongly.
+struct ConfirmsSuccessHandler: INSearchForAccountsIntentHandling {
+    func confirm(intent: INSearchForAccountsIntent) async throws -> IntentResponse { IntentResponse(code: .success) }
+    func handle(intent: INSearchForAccountsIntent) async throws -> IntentResponse { IntentResponse(code: .success) }
+}
+
+@Suite("Engine rules: time, typed handlers, confirm")
+struct EngineRulesTests {
+    @Test("a handler slower than the budget is reported in progress, then its result arrives")
+    func slowHandler() async {
+        let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
+                                        handler: SlowHandler(delay: .milliseconds(400)),
+                                        configuration: EngineConfiguration(progressBudget: .milliseconds(50), timeout: .seconds(20)))
+        let first = await conversation.start()
+        #expect(first.code == .inProgress)
+        #expect(first.speech == "MonkeyChat is still working on it. I'll tell you when it's done.")
+        let pending = try? #require(first.pending)
+        let late = await pending?.result()
+        #expect(late?.code == .success)
+        #expect(late?.speech == "Your message to Bobo was sent.")
+    }
+
+    @Test("a handler that never answers fails at the hard timeout")
+    func hungHandler() async {
+        let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
+                                        handler: SlowHandler(delay: .seconds(3600)),
+                                        configuration: EngineConfiguration(progressBudget: .milliseconds(20), timeout: .milliseconds(200)))
+        let first = await conversation.start()
+        #expect(first.code == .inProgress)
+        let late = await first.pending?.result()
+        #expect(late?.code == .failure)
+        #expect(late?.speech == "Sorry, MonkeyChat didn't answer in time.")
+        #expect(late?.developerError?.contains("did not return within") == true)
+    }
+
+    @Test("a fast handler answers directly, with no pending result")
+    func fastHandler() async {
+        let reply = await Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
+                                       handler: SlowHandler(delay: .zero)).start()
+        #expect(reply.code == .success)
+        #expect(reply.pending == nil)
+    }
+
+    @Test("typed handlers: default resolution asks for required values and accepts given ones")
+    func typedDefaults() async {
+        let handler = INSendMessageIntent.handler(DefaultsOnlyHandler())
+        let conversation = Conversation(intent: message(), description: Domains.sendMessage, handler: handler)
+        #expect(await conversation.start().speech == "Who do you want to message?")
+        #expect(await conversation.answer(.value(ParameterValue("Bobo"))).speech == "What do you want to say to Bobo?")
+        let done = await conversation.answer(.value(ParameterValue("hello")))
+        #expect(done.code == .success)
+        #expect(done.response?.output["to"] == "Bobo")
+    }
+
+    @Test("optional parameters are not asked for")
+    func optionalNotAsked() async {
+        struct Accounts: INSearchForAccountsIntentHandling {
+            func handle(intent: INSearchForAccountsIntent) async throws -> IntentResponse { IntentResponse(code: .success) }
+        }
+        let intent = Intent(app: "MonkeyPay", name: "INSearchForAccountsIntent")
+        let reply = await Conversation(intent: intent, description: INSearchForAccountsIntent.intentDescription,
+                                       handler: INSearchForAccountsIntent.handler(Accounts())).start()
+        #expect(reply.code == .success)
+    }
+
+    @Test("confirm answering success is the developer's mistake")
+    func confirmSuccess() async {
+        let intent = Intent(app: "MonkeyPay", name: "INSearchForAccountsIntent")
+        let reply = await Conversation(intent: intent, description: INSearchForAccountsIntent.intentDescription,
+                                       handler: INSearchForAccountsIntent.handler(ConfirmsSuccessHandler())).start()
+        #expect(reply.code == .failure)
+        #expect(reply.speech == "Sorry, MonkeyPay couldn't do that.")
+        #expect(reply.developerError?.contains("confirm(intent:) answered 'success'") == true)
+    }
+
+    @Test("domains that confirm ask yes or no after confirm is ready, and no cancels")
+    func confirmIntent() async {
+        let handler = ScriptedHandler()
+        let intent = Intent(app: "MonkeyPay", name: "INSendPaymentIntent", parameters: [
+            "payee": ParameterValue("Bobo"),
+            "currencyAmount": INCurrencyAmount(amount: 20).parameter, "note": ParameterValue("bananas"),
+        ])
+        let conversation = Conversation(intent: intent, description: INSendPaymentIntent.intentDescription, handler: handler)
+        let asked = await conversation.start()
+        #expect(asked.speech == "Send 20 dollars to Bobo?")
+        #expect(asked.question == .confirmIntent)
+        let no = await conversation.answer(.no)
+        #expect(no.outcome == "cancelled")
+        #expect(handler.handled.isEmpty)
+    }
+
+    @Test("failureRequiringAppLaunch carries the activity the app would open")
+    func appLaunch() async {
+        let handler = ScriptedHandler()
+        handler.handleResponse = IntentResponse(code: .failureRequiringAppLaunch, message: "Verify it's you first.",
+                                                userActivity: UserActivity(activityType: "com.example.monkeychat.verify"))
+        let reply = await Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
+                                       handler: handler).start()
+        #expect(reply.code == .failureRequiringAppLaunch)
+        #expect(reply.speech == "Verify it's you first. You can continue in MonkeyChat.")
+        #expect(reply.response?.userActivity?.activityType == "com.example.monkeychat.verify")
+    }
+
+    @Test("an app that keeps needing a value is stopped after a few asks")
+    func loopGuard() async {
+        let handler = ScriptedHandler()
+        handler.resolutions["recipients"] = Array(repeating: .needsMoreDetails, count: 10)
+        let conversation = Conversation(intent: message(["content": "hi"]), description: Domains.sendMessage, handler: handler)
+        var reply = await conversation.start()
+        var asks = 0
+        while reply.question != nil, asks < 10 {
+            asks += 1
+            reply = await conversation.answer(.value(ParameterValue("Bobo")))
+        }
+        #expect(reply.code == .failure)
+        #expect(asks < 10)
+    }
+}
+
+@Suite("Typed values")
+struct TypedValueTests {
+    @Test("number words", arguments: [("twenty five", 25), ("a hundred", 100), ("two thousand and ten", 2010), ("eight", 8), ("42", 42)])
+    func numbers(text: String, value: Int) {
+        #expect(NumberWords.parse(text) == value)
+    }
+
+    @Test("digits in typed text are read as words")
+    func spellDigits() {
+        #expect(NumberWords.spellDigits(in: "Remind me at 8 am") == "Remind me at eight am")
+        #expect(NumberWords.spellDigits(in: "send $20, now") == "send twenty dollars, now")
+        #expect(NumberWords.spellDigits(in: "at 6:30 pm") == "at six thirty pm")
+        #expect(NumberWords.spellDigits(in: "at 7:05") == "at seven oh five")
+    }
+
+    @Test("an amount of money from its grammar parts")
+    func currencyAmount() throws {
+        let value = ParameterValue(spoken: "twenty five dollars", value: "twenty five dollars", parts: ["amount": "25", "currencyCode": "USD"])
+        let amount = try #require(INCurrencyAmount(parameter: value))
+        #expect(amount.amount == 25)
+        #expect(amount.currencyCode == "USD")
+        #expect(amount.description == "25 dollars")
+        #expect(INCurrencyAmount(parameter: amount.parameter) == amount)
+    }
+
+    @Test("a time from its parts, 12-hour clock read right")
+    func dateTime() throws {
+        let eightPM = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["hour": "8", "meridiem": "pm", "day": "tomorrow"])))
+        #expect(eightPM.hour == 20)
+        #expect(eightPM.description == "tomorrow at 8 pm")
+        let midnight = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["hour": "12", "meridiem": "am"])))
+        #expect(midnight.hour == 0)
+    }
+
+    @Test("a workout goal")
+    func goal() throws {
+        let goal = try #require(INWorkoutGoal(parameter: ParameterValue(spoken: "", value: "", parts: ["goalValue": "30", "workoutGoalUnitType": "minute"])))
+        #expect(goal.description == "30 minutes")
+    }
+
+    @Test("enumerations read their spoken names", arguments: [INTaskStatus.notCompleted, .completed])
+    func enums(status: INTaskStatus) {
+        #expect(INTaskStatus(parameter: status.parameter) == status)
+        #expect(INTaskStatus.notCompleted.spokenName == "not completed")
+    }
+
+    @Test("speech templates drop placeholders without a value")
+    func fill() {
+        let intent = Intent(app: "MonkeyRide", name: "INRequestRideIntent", parameters: ["dropOffLocation": ParameterValue("the zoo")])
+        #expect(IntentDescription.fill("Book a ride to {dropOffLocation} for {partySize}?", from: intent) == "Book a ride to the zoo for?")
+        #expect(IntentDescription.fill("{app}: ride to {dropOffLocation}.", from: intent) == "MonkeyRide: ride to the zoo.")
+    }
+
+    @Test("every domain of the issue has its intents, each with a description and examples")
+    func domains() {
+        // Messaging 3, VoIP 3, rides 5, workouts 5, photos 2, payments 4, lists and notes 6, visual codes 1.
+        #expect(Domains.all.count == 29)
+        for (_, intents) in Domains.domains {
+            for name in intents {
+                let description = Domains.all[name]
+                #expect(description != nil)
+                #expect(description?.examples.isEmpty == false, "\(name) has no examples")
+            }
+        }
+    }
+}

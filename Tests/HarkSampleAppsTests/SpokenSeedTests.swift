@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Speech synthesised at test time with flite (a different synthesizer from
+/// Hark's own espeak-ng voice), one WAV per user turn.
+func synthesise(_ text: String, voice: String = "rms", to path: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/flite")
+    process.arguments = ["-voice", voice, "-t", text, "-o", path]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "flite failed on '\(text)'")
+}
+
+/// The seed conversations spoken: each user turn synthesised, the turns
+/// replayed through recognition, the narrowed answer grammars and the engine.
+@Suite("Seed conversations, spoken", .serialized)
+struct SpokenSeedTests {
+    static let seeds: [(name: String, turns: [String])] = [
+        ("a", ["Send a MonkeyChat message", "Bobo", "Please send more bananas"]),
+        ("b", ["Send a message to Bobo on MonkeyChat", "Please send more bananas"]),
+        ("c", ["MonkeyChat Bobo please send more bananas"]),
+        // Without "Hey Siri": the wake phrase is for `listen --wake`, not in the request grammar.
+        ("d", ["Can you please do me a favor and launch the MonkeyChat app to send a text with the message please send more bananas",
+               "My best friend Bobo"]),
+    ]
+
+    @Test("each seed ends in MonkeyChat / INSendMessageIntent to Bobo, asking in between", arguments: seeds.map(\.name))
+    func seed(name: String) throws {
+        let turns = try #require(Self.seeds.first { $0.name == name }).turns
+        let dir = try temporaryDirectory("spoken-\(name)")
+        let files = try turns.enumerated().map { index, text in
+            let path = dir.appendingPathComponent("turn\(index + 1).wav").path
+            try synthesise(text, to: path)
+            return path
+        }
+        // The shipped catalog (models/apps): what `make demo` runs.
+        let result = try runHark(["replay"] + files + ["--json", "--data-dir", dir.appendingPathComponent("data").path])
+        #expect(result.status == 0, "\(result.err)")
+        let replies = try result.out.split(separator: "\n").map { try JSONDecoder().decode(ConverseTurn.self, from: Data($0.utf8)) }
+        try #require(replies.count == turns.count)
+        for reply in replies.dropLast() {
+            #expect(reply.prompt, "turn '\(reply.heard)' should ask: \(reply.speech)")
+        }
+        let last = try #require(replies.last)
+        #expect(last.app == "MonkeyChat")
+        #expect(last.intent == "INSendMessageIntent")
+        #expect(last.slots["recipients"] == "Bobo")
+        #expect(last.code == "success")
+        #expect(last.slots["content"]?.isEmpty == false)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Hark
+import HarkEngine
+import HarkSampleApps
+import Testing
+
+/// Paths of the checkout the tests run in.
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let models = root.appendingPathComponent("models").path
+
+    /// The `hark` executable built beside the test bundle.
+    static var hark: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("hark").path
+    }
+}
+
+/// A fresh temporary folder.
+func temporaryDirectory(_ name: String = #function) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("hark-apps-tests-\(name.filter(\.isLetter))-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The sample apps' Info.plists, written to a temporary apps folder, so the
+/// tests do not depend on which app folders `models/apps` holds.
+enum SampleInfo {
+    struct App {
+        var name: String
+        var intents: [String]
+        var alternativeNames: [String] = []
+        var restrictedWhileLocked: [String] = []
+        var usage: String
+    }
+
+    static let apps = [
+        App(name: "MonkeyChat", intents: ["INSendMessageIntent", "INSearchForMessagesIntent", "INSetMessageAttributeIntent",
+                                          "INStartAudioCallIntent", "INStartVideoCallIntent", "INSearchCallHistoryIntent"],
+            restrictedWhileLocked: ["INSearchForMessagesIntent"], usage: "MonkeyChat sends your messages to your fellow monkeys."),
+        App(name: "ListOMat", intents: ["INSearchForNotebookItemsIntent", "INAddTasksIntent", "INCreateTaskListIntent"],
+            usage: "List-o-Mat finds your lists and adds to them."),
+        App(name: "TasksNotes", intents: ["INCreateNoteIntent", "INAppendToNoteIntent", "INAddTasksIntent",
+                                          "INCreateTaskListIntent", "INSetTaskAttributeIntent", "INSearchForNotebookItemsIntent"],
+            alternativeNames: ["MonkeyNotes", "MonkeyTodo"], usage: "TasksNotes keeps your lists and notes."),
+        App(name: "MonkeyFit", intents: ["INStartWorkoutIntent", "INPauseWorkoutIntent", "INResumeWorkoutIntent",
+                                         "INEndWorkoutIntent", "INCancelWorkoutIntent"], usage: "MonkeyFit tracks your workouts."),
+        App(name: "MonkeyPay", intents: ["INSendPaymentIntent", "INRequestPaymentIntent", "INSearchForAccountsIntent",
+                                         "INTransferMoneyIntent", "INGetVisualCodeIntent"],
+            restrictedWhileLocked: ["INSearchForAccountsIntent"], usage: "MonkeyPay sends and requests money for you."),
+        App(name: "MonkeyRide", intents: ["INRequestRideIntent", "INGetRideStatusIntent", "INListRideOptionsIntent",
+                                          "INCancelRideIntent", "INSendRideFeedbackIntent"], usage: "MonkeyRide books your rides."),
+    ]
+
+    /// A folder with one `<App>/Info.plist` per sample app.
+    static func appsFolder() throws -> URL {
+        let dir = try temporaryDirectory("apps")
+        for app in apps {
+            var plist: [String: Any] = [
+                "CFBundleName": app.name, "CFBundleDisplayName": app.name, "NSSiriUsageDescription": app.usage,
+                "NSExtension": ["NSExtensionAttributes": ["IntentsSupported": app.intents,
+                                                          "IntentsRestrictedWhileLocked": app.restrictedWhileLocked]],
+            ]
+            if !app.alternativeNames.isEmpty {
+                plist["INAlternativeAppNames"] = app.alternativeNames.map { ["INAlternativeAppName": $0] }
+            }
+            let folder = dir.appendingPathComponent(app.name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            try data.write(to: folder.appendingPathComponent("Info.plist"))
+        }
+        return dir
+    }
+}
+
+/// One `hark converse --json` turn.
+struct ConverseTurn: Decodable {
+    var heard: String
+    var app: String?
+    var intent: String?
+    var slots: [String: String]
+    var speech: String
+    var code: String
+    var prompt: Bool
+    var output: [String: String]?
+    var developer_error: String?
+}
+
+/// Runs `hark` with `arguments`, `input` on standard input; returns exit
+/// status, stdout and stderr.
+func runHark(_ arguments: [String], input: String = "") throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Repo.hark)
+    process.arguments = arguments
+    process.currentDirectoryURL = Repo.root
+    let stdin = Pipe(), out = Pipe(), err = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// A typed conversation through `hark converse --json`, with the sample
+/// apps installed and fresh data (unless `dataDirectory` is given).
+struct Converse {
+    let apps: URL
+    let data: URL
+
+    init(data: URL? = nil) throws {
+        apps = try SampleInfo.appsFolder()
+        self.data = try data ?? temporaryDirectory("data")
+    }
+
+    func run(_ turns: [String], extra: [String] = []) throws -> [ConverseTurn] {
+        let result = try runHark(["converse", "--json", "--apps", apps.path, "--data-dir", data.path] + extra,
+                                 input: turns.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "hark converse failed: \(result.err)")
+        return try result.out.split(separator: "\n").map { try JSONDecoder().decode(ConverseTurn.self, from: Data($0.utf8)) }
+    }
+
+    /// Writes an app's data file before the conversation (its contacts, ...).
+    func write(_ json: String, group: String, file: String) throws {
+        let folder = data.appendingPathComponent("groups").appendingPathComponent(group)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: folder.appendingPathComponent(file))
+    }
+
+    func read(group: String, file: String) throws -> Any {
+        let url = data.appendingPathComponent("groups").appendingPathComponent(group).appendingPathComponent(file)
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+    }
+}
