@@ -49,7 +49,11 @@ extension SampleApps {
         for (app, types) in samples.vocabulary {
             for (type, strings) in types { catalog.setVocabulary(strings, type: type, app: app) }
         }
+        // The apps' vocabulary is the user's from the first run on (`hark vocab`).
+        let store = try UserVocabularyStore(dataDirectory: dataDirectory)
+        try store.seed(samples.vocabulary)
         return try Assistant(catalog: catalog, handlers: samples.handlers, decoder: decoder,
-                             dictation: try Resources.dictation(modelsDirectory: modelsDirectory), logger: logger)
+                             dictation: try Resources.dictation(modelsDirectory: modelsDirectory),
+                             vocabularyStore: store, logger: logger)
     }
 }

@@ -8,7 +8,7 @@ struct HarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hark",
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
-        subcommands: [Replay.self, Listen.self, Say.self, AudioInfo.self, BenchCommand.self, Import.self]
+        subcommands: [Replay.self, Listen.self, Say.self, AudioInfo.self, BenchCommand.self, Import.self, LexiconCommand.self, Vocab.self]
     )
 }
 
