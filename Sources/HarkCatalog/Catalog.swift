@@ -229,12 +229,47 @@ public struct Catalog: Sendable {
         }
     }
 
-    /// Keeps the first value of each spoken form.
+    /// Keeps the first value of each spoken form, and ranks the rest by order.
     static func deduplicated(_ values: [GrammarExpression]) -> GrammarExpression {
         var seen = Set<[String]>()
-        return .alternatives(values.filter { value in
+        return ranked(values.filter { value in
             guard case .value(let spoken, _) = value else { return true }
             return seen.insert(spokenWords(spoken)).inserted
+        })
+    }
+
+    /// Alternatives whose prior falls with their rank, so that of two
+    /// entries that sound alike ("Koko" and "Coco") the recognizer hears the
+    /// earlier, more important one.
+    ///
+    /// The recognizer's grammar splits each state's probability equally
+    /// among its arcs, so rank is expressed by structure: the entries are
+    /// grouped in tiers of 1, 1, 2, 4, 8, ... (a short last tier joins the
+    /// one before), each tier after the first behind a two-way split of
+    /// empty paths that halves it. An entry of a tier of size s then has a
+    /// prior of 1 / (tiers · 2 · s) — Zipf-like, about 1/rank, so a long
+    /// list's last entries are not buried — and the first entry twice the
+    /// second's. The text parser ignores the structure.
+    static func ranked(_ values: [GrammarExpression]) -> GrammarExpression {
+        guard values.count > 1 else { return .alternatives(values) }
+        // Tiers of 1, 1, 2, 4, 8, ...; a last tier shorter than the one
+        // before joins it, so no entry outranks an earlier one.
+        var tiers: [[GrammarExpression]] = [[values[0]]]
+        var index = 1
+        var size = 1
+        while index < values.count {
+            let end = min(values.count, index + size)
+            tiers.append(Array(values[index..<end]))
+            index = end
+            size *= 2
+        }
+        if tiers.count > 2, tiers[tiers.count - 1].count < tiers[tiers.count - 2].count {
+            let last = tiers.removeLast()
+            tiers[tiers.count - 1] += last
+        }
+        let halve = GrammarExpression.alternatives([.sequence([]), .sequence([])])
+        return .alternatives([tiers[0][0]] + tiers.dropFirst().map { tier in
+            .sequence([halve, .alternatives(tier)])
         })
     }
 

@@ -201,3 +201,61 @@ struct CatalogGrammarTests {
         }
     }
 }
+
+@Suite("vocabulary order as a prior")
+struct VocabularyPriorTests {
+    /// The best prior of reaching each value's arc from the graph's start,
+    /// as the recognizer's grammar weighs it: each state's arcs share its
+    /// probability equally (see HarkRecognition's FSGBuilder).
+    static func priors(_ strings: [String]) throws -> [String: Double] {
+        var file = GrammarFile(path: "<test>")
+        file.lists["contactName"] = Catalog.valueList(strings)
+        file.intents = [IntentDefinition(name: "Call", sentences: [try GrammarParser.parseExpression("call {contactName}")],
+                                         location: SourceLocation(file: "<test>", line: 1, column: 1))]
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "Test", grammar: file)])
+        var best = [Double](repeating: 0, count: graph.stateCount)
+        best[graph.start] = 1
+        var result: [String: Double] = [:]
+        // The graph is acyclic here; relax until nothing improves.
+        var changed = true
+        while changed {
+            changed = false
+            for state in 0..<graph.stateCount where best[state] > 0 {
+                let fanOut = Double(graph.arcs[state].count + (graph.finals[state] != nil ? 1 : 0))
+                for arc in graph.arcs[state] {
+                    let p = best[state] / fanOut
+                    if case .value(let canonical) = arc.label { result[canonical] = max(result[canonical] ?? 0, p) }
+                    if p > best[arc.to] + 1e-15 {
+                        best[arc.to] = p
+                        changed = true
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    @Test("earlier entries get a higher prior, never a lower one; the first twice the second's", arguments: [2, 3, 4, 7, 10, 33, 100])
+    func ranked(count: Int) throws {
+        let names = (0..<count).map { "name\($0)" }
+        let priors = try Self.priors(names)
+        let ordered = names.map { priors[$0] ?? 0 }
+        #expect(ordered.allSatisfy { $0 > 0 }, "every entry is reachable")
+        for i in 1..<count { #expect(ordered[i] <= ordered[i - 1] + 1e-12, "entry \(i) outranks entry \(i - 1): \(ordered)") }
+        #expect(abs(ordered[0] / ordered[1] - 2) < 1e-9, "\(ordered.prefix(3))")
+        // Gentle for long lists: the last entry is not buried (about 1/rank).
+        #expect(ordered[0] / ordered[count - 1] <= Double(2 * count + 2), "\(ordered[0] / ordered[count - 1])")
+    }
+
+    @Test("the text parser reads ranked lists exactly as flat ones")
+    func parserUnchanged() throws {
+        var catalog = try CatalogGrammarTests.catalog()
+        let contacts = (0..<20).map { "Contact \($0)" } + ["Koko", "Coco"]
+        catalog.setVocabulary(contacts, type: "contactName", app: "MonkeyChat")
+        let parser = TextParser(graph: try catalog.compile())
+        for contact in contacts {
+            let parse = parser.parse("send a message to \(contact) on monkey chat saying hi").first
+            #expect(parse?.slotValues["recipients"] == contact)
+        }
+    }
+}

@@ -227,6 +227,18 @@ struct SpokenVocabularyTests {
         #expect(!removed.heard.contains("zuzu") && removed.slots["recipients"] != "Zuzu", "\(removed.heard)")
     }
 
+    @Test("of two contacts that sound the same (Koko, Coco), the recognizer hears the earlier one")
+    func orderBreaksTies() async throws {
+        let samples = try flite("Send a message to Koko on MonkeyChat saying see you at the river", voice: "awb")
+        let assistant = try assistant(apps: try appsFolder([:]), recognizer: true)
+        for order in [["Koko", "Coco"], ["Coco", "Koko"]] {
+            try await assistant.setVocabulary(order + ["Bobo"], type: "contactName", app: "MonkeyChat")
+            let turn = try await assistant.hear(samples)
+            #expect(turn.heard.hasPrefix("send a message to \(order[0].lowercased()) on monkey chat"), "\(order): \(turn.heard)")
+            _ = await assistant.read("cancel")
+        }
+    }
+
     @Test("the seed apps' words are heard through their hints and letter-to-sound", arguments: [
         ("Start a Bananarific in MonkeyFit", "awb", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Bananarific"]),
         ("In ListOMat show the grocery list", "kal16", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
