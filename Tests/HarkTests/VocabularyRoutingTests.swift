@@ -242,12 +242,16 @@ struct SpokenVocabularyTests {
     @Test("the seed apps' words are heard through their hints and letter-to-sound", arguments: [
         ("Start a Bananarific in MonkeyFit", "awb", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Bananarific"]),
         ("In ListOMat show the grocery list", "kal16", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
+        // Free text is dictation's weak point; these check the app and intent only.
+        ("Create a note in MonkeyNotes saying buy more bananas", "kal16", "TasksNotes", "INCreateNoteIntent", [:]),
+        ("Create a note in MonkeyTodo saying peel the bananas", "awb", "TasksNotes", "INCreateNoteIntent", [:]),
+        ("MonkeyChat Bobo Junior see you at the tree", "awb", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo Jr."]),
     ])
     func seeds(text: String, voice: String, app: String, intent: String, slots: [String: String]) async throws {
         let assistant = try assistant(apps: Repo.models + "/apps", recognizer: true)
         let turn = try await assistant.hear(try flite(text, voice: voice))
         #expect(turn.app == app && turn.intent == intent, "heard '\(turn.heard)'")
-        #expect(turn.slots == slots, "heard '\(turn.heard)'")
+        for (name, value) in slots { #expect(turn.slots[name] == value, "heard '\(turn.heard)'") }
     }
 
     @Test("hark vocab set between two hark replay runs: the contact is heard; after remove-all it is not")
