@@ -54,7 +54,7 @@ let package = Package(
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
         .target(name: "HarkGrammar"),
         /// pocketsphinx decoding against the intent graph.
-        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar"]),
+        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkSpeech"]),
         /// espeak-ng synthesis to PCM.
         .target(name: "HarkSpeech", dependencies: ["CESpeakNG", "HarkAudio"]),
         /// SiriKit domain model: intents, parameters, resolution results, response codes.
@@ -94,6 +94,7 @@ let package = Package(
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkAudio", "HarkRecognition"]),
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar", "CPocketSphinx"]),
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
+        .testTarget(name: "HarkCatalogTests", dependencies: ["HarkCatalog", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
         .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark"]),
         .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),

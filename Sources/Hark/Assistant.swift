@@ -25,6 +25,9 @@ public actor Assistant {
     /// Whether the device is locked (payments, rides and the apps'
     /// `IntentsRestrictedWhileLocked` are refused).
     public private(set) var policy = AccessPolicy()
+    /// Where user vocabulary persists; nil keeps it in memory only.
+    let vocabularyStore: UserVocabularyStore?
+    private var vocabularyStamp: [String: Date] = [:]
 
     private var mainGraph: IntentGraph
     private var mainParser: TextParser
@@ -35,6 +38,8 @@ public actor Assistant {
     private var answerGrammar: DecoderGrammar?
     private var late: [PendingResult] = []
     private var vocabularySource: (@Sendable (String) async -> [String: [String]]?)?
+    /// The app to name in the next answer (set when the request named none).
+    private var announcing: String?
 
     /// - Parameters:
     ///   - catalog: Installed apps and vocabulary.
@@ -45,17 +50,34 @@ public actor Assistant {
     ///   - authorizations: Which apps the person allowed; nil allows every app.
     ///   - locked: Whether the device starts locked.
     ///   - vocabularySource: An app's current user vocabulary (see ``setVocabularySource(_:)``).
-    /// - Throws: ``GrammarError`` when the grammars do not compile.
+    ///   - vocabularyStore: The user's vocabulary on disk: loaded now (it
+    ///     replaces the catalog's for the apps it has), written by
+    ///     ``setVocabulary(_:type:app:)``, and re-read before an utterance
+    ///     when another process (`hark vocab set`) changed it.
+    /// - Throws: ``GrammarError`` when the grammars do not compile,
+    ///   ``CatalogError`` when the stored vocabulary cannot be read.
     public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: PocketSphinxDecoder?,
-                dictation: DictationVocabulary, logger: Logger = Logger(label: "hark"),
+                dictation: DictationVocabulary, vocabularyStore: UserVocabularyStore? = nil,
+                logger: Logger = Logger(label: "hark"),
                 configuration: EngineConfiguration = EngineConfiguration(),
                 authorizations: AuthorizationStore? = nil, locked: Bool = false,
                 vocabularySource: (@Sendable (String) async -> [String: [String]]?)? = nil) throws {
         self.vocabularySource = vocabularySource
+        var catalog = catalog
+        if let vocabularyStore {
+            vocabularyStamp = vocabularyStore.stamp()
+            for app in vocabularyStore.apps() {
+                catalog.removeVocabulary(app: app)
+                for (type, strings) in try vocabularyStore.vocabulary(app: app) {
+                    catalog.setVocabulary(strings, type: type, app: app)
+                }
+            }
+        }
         self.catalog = catalog
         self.handlers = handlers
         self.decoder = decoder
         self.logger = logger
+        self.vocabularyStore = vocabularyStore
         self.configuration = configuration
         self.authorizations = authorizations
         policy.locked = locked
@@ -83,10 +105,58 @@ public actor Assistant {
         return (mainGraph.stateCount, arcs.count, arcs.filter { $0.label == .anyWord }.count)
     }
 
-    /// Replaces a type of user vocabulary for an app; the next utterance is
-    /// heard with it.
+    /// Replaces a type of user vocabulary for an app (SiriKit's
+    /// `INVocabulary.setVocabularyStrings`), most important first; the next
+    /// utterance is heard with it, and it is stored when the assistant has
+    /// a vocabulary store.
+    ///
+    /// - Throws: ``CatalogError`` for an unknown type, a string over 1024
+    ///   UTF-16 code units or a failed write; ``GrammarError``.
     public func setVocabulary(_ strings: [String], type: String, app: String) throws {
-        catalog.setVocabulary(strings, type: type, app: app)
+        let kind = try VocabularyStringType.named(type)
+        let normalized = try UserVocabularyStore.normalize(strings, type: kind)
+        if let vocabularyStore {
+            try vocabularyStore.set(normalized, type: kind, app: app)
+            vocabularyStamp = vocabularyStore.stamp()
+        }
+        catalog.setVocabulary(normalized, type: type, app: app)
+        try rebuildMainGrammar()
+    }
+
+    /// Removes all of an app's user vocabulary (SiriKit's
+    /// `removeAllVocabularyStrings`, on reset or logout).
+    public func removeAllVocabulary(app: String) throws {
+        if let vocabularyStore {
+            try vocabularyStore.removeAll(app: app)
+            vocabularyStamp = vocabularyStore.stamp()
+        }
+        catalog.removeVocabulary(app: app)
+        try rebuildMainGrammar()
+    }
+
+    /// Picks up vocabulary another process stored since the last look.
+    private func refreshVocabulary() {
+        guard let vocabularyStore, pendingQuestion == nil else { return }
+        let stamp = vocabularyStore.stamp()
+        guard stamp != vocabularyStamp else { return }
+        do {
+            var updated = catalog
+            for app in Set(stamp.keys).union(vocabularyStamp.keys) where stamp[app] != vocabularyStamp[app] {
+                updated.removeVocabulary(app: app)
+                for (type, strings) in try vocabularyStore.vocabulary(app: app) {
+                    updated.setVocabulary(strings, type: type, app: app)
+                }
+            }
+            catalog = updated
+            vocabularyStamp = stamp
+            try rebuildMainGrammar()
+            logger.debug("user vocabulary reloaded", metadata: ["vocabulary.apps": "\(stamp.keys.sorted())"])
+        } catch {
+            logger.error("user vocabulary not reloaded", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func rebuildMainGrammar() throws {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
         mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation)
@@ -131,6 +201,7 @@ public actor Assistant {
     /// - Throws: ``RecognitionError`` when decoding fails.
     public func hear(_ samples: [Int16]) async throws -> Turn {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
+        refreshVocabulary()
         let recognition = try decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
         logger.debug("recognised", metadata: [
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",
@@ -179,19 +250,24 @@ public actor Assistant {
             await refreshVocabulary(after: answered)
             return answered
         }
+        refreshVocabulary()
         let parses = mainParser.parse(text)
-        guard let best = parses.first else {
+        let route = Self.route(parses, defaultApp: catalog.defaultApp)
+        let best: Parse
+        switch route {
+        case .notUnderstood:
             return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:],
                         speech: "Sorry, I didn't understand that.", code: "notUnderstood", prompt: false,
                         audioSeconds: 0, decodeSeconds: 0)
-        }
-        if best.app == Help.app { return help(best, heard: text) }
-        let tied = parses.filter { $0.cost == best.cost && $0.intent == best.intent }
-        if Set(tied.map(\.app)).count > 1 {
-            let apps = tied.map(\.app).sorted()
-            return Turn(heard: text, confidence: 1, app: nil, intent: best.intent, slots: best.slotValues,
-                        speech: "Which app? \(apps.dropLast().joined(separator: ", ")) or \(apps.last!)?",
+        case .whichApp(let apps, let parse):
+            let names = apps.map { catalog.app(named: $0)?.info.displayName ?? $0 }
+            return Turn(heard: text, confidence: 1, app: nil, intent: parse.intent, slots: Self.parameters(from: parse.slots).mapValues(\.value),
+                        speech: "Which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
                         code: "whichApp", prompt: false, audioSeconds: 0, decodeSeconds: 0)
+        case .app(let parse, let announce):
+            if parse.app == Help.app { return help(parse, heard: text) }
+            best = parse
+            announcing = announce ? catalog.app(named: parse.app)?.info.displayName ?? parse.app : nil
         }
         let key = IntentKey(app: best.app, intent: best.intent)
         let parameters = Self.parameters(from: best.slots)
@@ -222,7 +298,7 @@ public actor Assistant {
     /// with those parts.
     static func parameters(from slots: [SlotValue]) -> [String: ParameterValue] {
         var parameters: [String: ParameterValue] = [:]
-        for slot in slots {
+        for slot in slots where slot.name != Catalog.appSlot {
             let pieces = slot.name.split(separator: ".", maxSplits: 1).map(String.init)
             if pieces.count == 2 {
                 var value = parameters[pieces[0]] ?? ParameterValue(spoken: "", value: "")
@@ -267,6 +343,7 @@ public actor Assistant {
     }
 
     private func turn(heard: String, reply: EngineReply, keepConversation: Bool = false) -> Turn {
+        defer { announcing = nil }
         if let pending = reply.pending { late.append(pending) }
         if !keepConversation {
             pendingQuestion = reply.question
@@ -289,11 +366,48 @@ public actor Assistant {
         }
         var turn = Turn(
             heard: heard, confidence: 1, app: reply.intent.app, intent: reply.intent.name,
-            slots: reply.intent.parameters.mapValues(\.value), speech: reply.speech, code: reply.outcome,
+            slots: reply.intent.parameters.mapValues(\.value),
+            speech: announcing.map { "\($0): \(reply.speech)" } ?? reply.speech, code: reply.outcome,
             prompt: reply.question != nil, audioSeconds: 0, decodeSeconds: 0)
         turn.output = reply.response?.output ?? [:]
         turn.userActivity = reply.response?.userActivity?.activityType
         turn.developerError = reply.developerError
         return turn
     }
+}
+
+// MARK: - Routing
+
+extension Assistant {
+    /// Where a request goes.
+    enum Route: Equatable {
+        case notUnderstood
+        /// To this parse's app; `announce` when the request did not name
+        /// it, so the answer says which app handled it.
+        case app(Parse, announce: Bool)
+        /// Several apps could take it and none was named: ask.
+        case whichApp([String], Parse)
+    }
+
+    /// Routes parses (best first) by the app rules: a request that names an
+    /// app (display or alternative name, anywhere in the sentence) goes to
+    /// that app; one that names none goes to the only app that can take
+    /// it, else to the device's default app if it can, else nowhere — Hark
+    /// asks "Which app?" and never picks silently.
+    static func route(_ parses: [Parse], defaultApp: String?) -> Route {
+        let named = parses.filter { $0.slotValues[Catalog.appSlot] != nil }
+        if let best = named.first {
+            let apps = Set(named.filter { $0.cost == best.cost }.map(\.app))
+            return apps.count > 1 ? .whichApp(apps.sorted(), best) : .app(best, announce: false)
+        }
+        guard let best = parses.first else { return .notUnderstood }
+        let tied = parses.filter { $0.cost == best.cost }
+        let apps = Set(tied.map(\.app))
+        if apps.count == 1 { return .app(best, announce: best.app != defaultApp) }
+        if let defaultApp, let parse = tied.first(where: { $0.app == defaultApp }) {
+            return .app(parse, announce: false)
+        }
+        return .whichApp(apps.sorted(), best)
+    }
+
 }

@@ -7,6 +7,11 @@ public struct AppInfo: Sendable, Equatable {
         public var name: String
         public var pronunciationHint: String?
 
+        public init(name: String, pronunciationHint: String? = nil) {
+            self.name = name
+            self.pronunciationHint = pronunciationHint
+        }
+
         enum CodingKeys: String, CodingKey {
             case name = "INAlternativeAppName"
             case pronunciationHint = "INAlternativeAppNamePronunciationHint"
@@ -22,54 +27,71 @@ public struct AppInfo: Sendable, Equatable {
     public var intentsSupported: [String]
     public var intentsRestrictedWhileLocked: [String]
 
+    /// `HarkDefaultApp`: this app takes requests that name no app when
+    /// several apps could take them (a coffee machine whose only real app is
+    /// the coffee app). At most one installed app may say so.
+    public var isDefaultApp: Bool
+
     /// SiriKit allows at most three alternative app names.
     public static let maximumAlternativeNames = 3
+
+    public init(bundleName: String, displayName: String? = nil, alternativeNames: [AlternativeName] = [],
+                usageDescription: String? = nil, intentsSupported: [String] = [],
+                intentsRestrictedWhileLocked: [String] = [], isDefaultApp: Bool = false) {
+        self.bundleName = bundleName
+        self.displayName = displayName ?? bundleName
+        self.alternativeNames = alternativeNames
+        self.usageDescription = usageDescription
+        self.intentsSupported = intentsSupported
+        self.intentsRestrictedWhileLocked = intentsRestrictedWhileLocked
+        self.isDefaultApp = isDefaultApp
+    }
 
     /// Reads an `Info.plist` (XML or binary).
     ///
     /// - Throws: ``CatalogError`` naming the file and the key path at fault.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError("\(path): cannot read the file")
-        }
-        let plist: Plist
-        do {
-            plist = try PropertyListDecoder().decode(Plist.self, from: data)
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw CatalogError("\(path): \(Self.keyPath(context.codingPath)): expected \(Self.plistType(type))")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw CatalogError("\(path): \(Self.keyPath(context.codingPath + [key])): required key is missing")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw CatalogError("\(path): \(Self.keyPath(context.codingPath)): expected \(Self.plistType(type))")
-        } catch {
-            throw CatalogError("\(path): not a valid property list (\(error.localizedDescription))")
-        }
+        let plist = try PropertyListFile.decode(Plist.self, at: path)
         bundleName = plist.bundleName
+        guard !bundleName.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CatalogError("\(path): CFBundleName: must not be empty")
+        }
         displayName = plist.displayName ?? plist.bundleName
         alternativeNames = plist.alternativeNames ?? []
         if alternativeNames.count > Self.maximumAlternativeNames {
-            throw CatalogError("\(path): INAlternativeAppNames: \(alternativeNames.count) names, at most \(Self.maximumAlternativeNames) are allowed ('\(alternativeNames[Self.maximumAlternativeNames].name)' is one too many)")
+            throw CatalogError("\(path): INAlternativeAppNames[\(Self.maximumAlternativeNames)]: '\(alternativeNames[Self.maximumAlternativeNames].name)' is one name too many (\(alternativeNames.count) given, SiriKit allows at most \(Self.maximumAlternativeNames))")
+        }
+        for (i, alternative) in alternativeNames.enumerated()
+        where alternative.name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw CatalogError("\(path): INAlternativeAppNames[\(i)].INAlternativeAppName: must not be empty")
         }
         usageDescription = plist.usageDescription
         let attributes = plist.extensionInfo?.attributes
         intentsSupported = plist.intentsSupported ?? attributes?.intentsSupported ?? []
         intentsRestrictedWhileLocked = plist.intentsRestrictedWhileLocked ?? attributes?.intentsRestrictedWhileLocked ?? []
+        isDefaultApp = plist.isDefaultApp ?? false
     }
 
-    static func keyPath(_ path: [any CodingKey]) -> String {
-        path.isEmpty ? "(top level)" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            .replacingOccurrences(of: ".[", with: "[")
-    }
-
-    static func plistType(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is [String].Type: return "an array of strings"
-        case is Array<Any>.Type: return "an array"
-        default:
-            let name = String(describing: type)
-            return name.hasPrefix("Array") ? "an array" : name.contains("Dictionary") || name.contains("Attributes") || name.contains("Extension") || name.contains("AlternativeName") ? "a dictionary" : name
+    /// The names as `InfoPlist.strings` localises them.
+    ///
+    /// Keys are `CFBundleDisplayName`, and for alternative names the name or
+    /// hint as written in `Info.plist` (`"ListOMat" = "ListeOMat";`), or
+    /// `INAlternativeAppNames[i].INAlternativeAppName` /
+    /// `INAlternativeAppNames[i].INAlternativeAppNamePronunciationHint`.
+    /// `CFBundleName` is never localised: it is the app's identity.
+    public func localized(with strings: [String: String]) -> AppInfo {
+        var copy = self
+        if let display = strings["CFBundleDisplayName"] { copy.displayName = display }
+        for (i, alternative) in alternativeNames.enumerated() {
+            let prefix = "INAlternativeAppNames[\(i)]."
+            copy.alternativeNames[i].name = strings[prefix + "INAlternativeAppName"] ?? strings[alternative.name] ?? alternative.name
+            if let hint = alternative.pronunciationHint {
+                copy.alternativeNames[i].pronunciationHint = strings[prefix + "INAlternativeAppNamePronunciationHint"] ?? strings[hint] ?? hint
+            } else if let hint = strings[prefix + "INAlternativeAppNamePronunciationHint"] {
+                copy.alternativeNames[i].pronunciationHint = hint
+            }
         }
+        return copy
     }
 
     private struct Plist: Decodable {
@@ -80,6 +102,7 @@ public struct AppInfo: Sendable, Equatable {
         var intentsSupported: [String]?
         var intentsRestrictedWhileLocked: [String]?
         var extensionInfo: Extension?
+        var isDefaultApp: Bool?
 
         enum CodingKeys: String, CodingKey {
             case bundleName = "CFBundleName"
@@ -89,6 +112,7 @@ public struct AppInfo: Sendable, Equatable {
             case intentsSupported = "IntentsSupported"
             case intentsRestrictedWhileLocked = "IntentsRestrictedWhileLocked"
             case extensionInfo = "NSExtension"
+            case isDefaultApp = "HarkDefaultApp"
         }
     }
 

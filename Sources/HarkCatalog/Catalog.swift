@@ -1,23 +1,38 @@
 import Foundation
 import HarkGrammar
 
-/// An installed app: its folder, `Info.plist` and custom-intent grammars.
+/// An installed app: its folder, `Info.plist`, app vocabulary and
+/// custom-intent grammars.
 public struct InstalledApp: Sendable {
     public var folder: String
+    /// The `Info.plist`, localised by `<lang>.lproj/InfoPlist.strings`.
     public var info: AppInfo
+    /// `<lang>.lproj/AppIntentVocabulary.plist`, when the app has one.
+    public var vocabulary: AppIntentVocabulary?
     /// The app's own grammars (`*.hark` in its folder): custom intents,
     /// routed to this app whether or not its name is said.
     public var grammars: [GrammarFile] = []
 
+    public init(folder: String, info: AppInfo, vocabulary: AppIntentVocabulary? = nil, grammars: [GrammarFile] = []) {
+        self.folder = folder
+        self.info = info
+        self.vocabulary = vocabulary
+        self.grammars = grammars
+    }
+
+    /// The app's identity: `CFBundleName`.
     public var name: String { info.bundleName }
 
     /// The names a person may call the app by, as grammar words: the display
-    /// name and each alternative name.
+    /// name, each alternative name, and each pronunciation hint's pieces
+    /// (so "list oh mat" is heard as the app, through the pieces' phones).
     public var spokenNames: [[String]] {
         var names = [SpokenForm.words(of: info.displayName)]
         for alternative in info.alternativeNames {
-            let words = SpokenForm.words(of: alternative.name)
-            if !names.contains(words) { names.append(words) }
+            for spelling in [alternative.name, alternative.pronunciationHint].compactMap({ $0 }) {
+                let words = SpokenForm.words(of: spelling)
+                if !names.contains(words) { names.append(words) }
+            }
         }
         return names.filter { !$0.isEmpty }
     }
@@ -25,6 +40,10 @@ public struct InstalledApp: Sendable {
 
 /// The installed apps, the domain grammars and the user's vocabulary: what
 /// compiles into the intent graph.
+///
+/// Every `<app>` in a grammar becomes the slot ``appSlot`` whose value is
+/// the app's bundle name, so a parse tells whether the app was named; the
+/// assistant routes unnamed requests (see `Assistant.read`).
 public struct Catalog: Sendable {
     public var apps: [InstalledApp]
     /// Built-in SiriKit domain grammars.
@@ -35,16 +54,29 @@ public struct Catalog: Sendable {
     /// the domains folder: numbers, amounts, times, attribute names).
     public var common = GrammarFile(path: "<common>")
 
+    /// The slot `<app>` fills with the app's bundle name when the request
+    /// names it. Not an intent parameter.
+    public static let appSlot = "@app"
+
     public init(apps: [InstalledApp], domains: [GrammarFile]) {
         self.apps = apps
         self.domains = domains
     }
 
+    /// The app that takes requests naming no app when several could
+    /// (`HarkDefaultApp` in its `Info.plist`).
+    public var defaultApp: String? { apps.first { $0.info.isDefaultApp }?.name }
+
+    /// The app called `name` (bundle name).
+    public func app(named name: String) -> InstalledApp? { apps.first { $0.name == name } }
+
     /// Loads every app folder under `appsDirectory` (each with an
-    /// `Info.plist`) and every `*.hark` grammar under `domainsDirectory`.
+    /// `Info.plist`, and optionally `<language>.lproj/AppIntentVocabulary.plist`
+    /// and `<language>.lproj/InfoPlist.strings`) and every `*.hark` grammar
+    /// under `domainsDirectory`.
     ///
     /// - Throws: ``CatalogError`` or ``GrammarError`` naming the file at fault.
-    public static func load(appsDirectory: String, domainsDirectory: String) throws -> Catalog {
+    public static func load(appsDirectory: String, domainsDirectory: String, language: String = "en") throws -> Catalog {
         let fm = FileManager.default
         guard let appNames = try? fm.contentsOfDirectory(atPath: appsDirectory) else {
             throw CatalogError("\(appsDirectory): cannot read the apps folder (pass --apps DIR)")
@@ -54,9 +86,16 @@ public struct Catalog: Sendable {
             let folder = (appsDirectory as NSString).appendingPathComponent(name)
             let plist = (folder as NSString).appendingPathComponent("Info.plist")
             guard fm.fileExists(atPath: plist) else { continue }
-            var app = InstalledApp(folder: folder, info: try AppInfo(contentsOf: plist))
+            var app = try loadApp(folder: folder, language: language)
+            if let other = apps.first(where: { $0.name == app.name }) {
+                throw CatalogError("\(plist): CFBundleName: '\(app.name)' is already the name of the app in \(other.folder)")
+            }
             app.grammars = try loadGrammars(in: folder)
             apps.append(app)
+        }
+        let defaults = apps.filter(\.info.isDefaultApp)
+        if defaults.count > 1 {
+            throw CatalogError("\(defaults[1].folder)/Info.plist: HarkDefaultApp: \(defaults.map(\.name).joined(separator: " and ")) both claim to be the default app; keep it on one")
         }
         guard fm.fileExists(atPath: domainsDirectory) else {
             throw CatalogError("\(domainsDirectory): cannot read the domain grammars folder")
@@ -84,6 +123,20 @@ public struct Catalog: Sendable {
         return catalog
     }
 
+    /// Reads one app folder's plists (not its grammars).
+    public static func loadApp(folder: String, language: String = "en") throws -> InstalledApp {
+        let fm = FileManager.default
+        var info = try AppInfo(contentsOf: (folder as NSString).appendingPathComponent("Info.plist"))
+        let lproj = (folder as NSString).appendingPathComponent("\(language).lproj")
+        let stringsPath = (lproj as NSString).appendingPathComponent("InfoPlist.strings")
+        if fm.fileExists(atPath: stringsPath) {
+            info = info.localized(with: try PropertyListFile.strings(at: stringsPath))
+        }
+        let vocabularyPath = (lproj as NSString).appendingPathComponent("AppIntentVocabulary.plist")
+        let vocabulary = fm.fileExists(atPath: vocabularyPath) ? try AppIntentVocabulary(contentsOf: vocabularyPath) : nil
+        return InstalledApp(folder: folder, info: info, vocabulary: vocabulary)
+    }
+
     /// Every `*.hark` file in `folder`, parsed, in name order.
     static func loadGrammars(in folder: String) throws -> [GrammarFile] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
@@ -100,39 +153,68 @@ public struct Catalog: Sendable {
         return grammars
     }
 
-    /// Replaces the user's vocabulary of one type for an app, most important first.
+    /// Replaces the user's vocabulary of one type for an app, most important
+    /// first. An empty list removes the type.
     public mutating func setVocabulary(_ strings: [String], type: String, app: String) {
-        userVocabulary[app, default: [:]][type] = strings
+        userVocabulary[app, default: [:]][type] = strings.isEmpty ? nil : strings
+        if userVocabulary[app]?.isEmpty == true { userVocabulary[app] = nil }
+    }
+
+    /// Removes all of an app's user vocabulary.
+    public mutating func removeVocabulary(app: String) {
+        userVocabulary[app] = nil
     }
 
     /// The grammars as they apply to each app.
     public func grammarInstances() -> [GrammarInstance] {
         var instances: [GrammarInstance] = []
+        let location = SourceLocation(file: "<app names>", line: 1, column: 1)
         for app in apps {
             let names = GrammarExpression.alternatives(app.spokenNames.map { .sequence($0.map(GrammarExpression.word)) })
-            var lists: [String: GrammarExpression] = [:]
-            for (type, strings) in userVocabulary[app.name] ?? [:] {
-                lists[type] = Self.valueList(strings)
-            }
+            let rules: [String: GrammarExpression] = ["app": .slot(Self.appSlot, location)]
             for grammar in app.grammars {
                 instances.append(GrammarInstance(
-                    app: app.name, grammar: grammar, externalRules: ["app": names], externalLists: lists))
+                    app: app.name, grammar: grammar, externalRules: rules,
+                    externalLists: lists(for: app, grammar: grammar, intents: nil, names: names)))
             }
             for domain in domains {
                 let supported = Set(domain.intents.map(\.name)).intersection(app.info.intentsSupported)
                 guard !supported.isEmpty else { continue }
-                // A vocabulary type the app has not registered (no photo
-                // albums yet) leaves those sentences unreachable, not broken.
-                var domainLists = lists
-                for case .list(let type) in domain.slots.values where domain.lists[type] == nil && domainLists[type] == nil {
-                    domainLists[type] = .alternatives([])
-                }
                 instances.append(GrammarInstance(
-                    app: app.name, grammar: domain, intents: supported,
-                    externalRules: ["app": names], externalLists: domainLists))
+                    app: app.name, grammar: domain, intents: supported, externalRules: rules,
+                    externalLists: lists(for: app, grammar: domain, intents: supported, names: names)))
             }
         }
         return instances
+    }
+
+    /// The lists `grammar` takes from outside for `app`: the app's names,
+    /// the user's vocabulary by type, and the app's vocabulary for each
+    /// parameter (under the list the parameter's slot reads). User
+    /// vocabulary comes first: it is the more specific.
+    func lists(for app: InstalledApp, grammar: GrammarFile, intents: Set<String>?, names: GrammarExpression) -> [String: GrammarExpression] {
+        var values: [String: [GrammarExpression]] = [:]
+        // Every vocabulary-typed slot gets a list, empty when the user has
+        // none yet, so an app without contacts still loads.
+        for (_, source) in grammar.slots {
+            if case .list(let list) = source, grammar.lists[list] == nil { values[list] = [] }
+        }
+        for (type, strings) in userVocabulary[app.name] ?? [:] {
+            values[type, default: []].append(contentsOf: Self.values(strings))
+        }
+        for entry in app.vocabulary?.parameterVocabularies ?? [] {
+            for parameter in entry.parameters {
+                guard intents?.contains(parameter.intent) ?? true,
+                      grammar.intents.contains(where: { $0.name == parameter.intent }) else { continue }
+                let list: String
+                if case .list(let name) = grammar.slots[parameter.name] { list = name } else { list = parameter.name }
+                guard grammar.lists[list] == nil else { continue }
+                values[list, default: []].append(contentsOf: Self.values(entry.items))
+            }
+        }
+        var result = values.mapValues { Self.deduplicated($0) }
+        result[Self.appSlot] = .value(spoken: names, canonical: app.name)
+        return result
     }
 
     /// Compiles every app's grammars into one graph.
@@ -140,12 +222,85 @@ public struct Catalog: Sendable {
         try GrammarCompiler.compile(grammarInstances())
     }
 
-    /// A list whose values are spoken as the strings' words and stand for the strings.
+    /// A list whose values are spoken as the strings' words and stand for
+    /// the strings. When two strings are spoken the same ("Bobo Jr." and
+    /// "Bobo Junior"), only the first — the more important — is kept, so
+    /// the order decides the tie deterministically.
     public static func valueList(_ strings: [String]) -> GrammarExpression {
-        .alternatives(strings.compactMap { string in
+        deduplicated(values(strings))
+    }
+
+    static func values(_ strings: [String]) -> [GrammarExpression] {
+        strings.compactMap { string in
             let words = SpokenForm.words(of: string)
             guard !words.isEmpty else { return nil }
             return .value(spoken: .sequence(words.map(GrammarExpression.word)), canonical: string)
+        }
+    }
+
+    /// App vocabulary items as values: each synonym's phrase and
+    /// pronunciation hint, standing for the item's identifier.
+    static func values(_ items: [AppIntentVocabulary.Item]) -> [GrammarExpression] {
+        items.flatMap { item in
+            item.synonyms.flatMap { synonym in
+                [synonym.phrase, synonym.pronunciation].compactMap { $0 }.compactMap { spelling -> GrammarExpression? in
+                    let words = SpokenForm.words(of: spelling)
+                    guard !words.isEmpty else { return nil }
+                    return .value(spoken: .sequence(words.map(GrammarExpression.word)), canonical: item.identifier)
+                }
+            }
+        }
+    }
+
+    /// Keeps the first value of each spoken form, and ranks the rest by order.
+    static func deduplicated(_ values: [GrammarExpression]) -> GrammarExpression {
+        var seen = Set<[String]>()
+        return ranked(values.filter { value in
+            guard case .value(let spoken, _) = value else { return true }
+            return seen.insert(spokenWords(spoken)).inserted
         })
+    }
+
+    /// Alternatives whose prior falls with their rank, so that of two
+    /// entries that sound alike ("Koko" and "Coco") the recognizer hears the
+    /// earlier, more important one.
+    ///
+    /// The recognizer's grammar splits each state's probability equally
+    /// among its arcs, so rank is expressed by structure: the entries are
+    /// grouped in tiers of 1, 1, 2, 4, 8, ... (a short last tier joins the
+    /// one before), each tier after the first behind a two-way split of
+    /// empty paths that halves it. An entry of a tier of size s then has a
+    /// prior of 1 / (tiers · 2 · s) — Zipf-like, about 1/rank, so a long
+    /// list's last entries are not buried — and the first entry twice the
+    /// second's. The text parser ignores the structure.
+    static func ranked(_ values: [GrammarExpression]) -> GrammarExpression {
+        guard values.count > 1 else { return .alternatives(values) }
+        // Tiers of 1, 1, 2, 4, 8, ...; a last tier shorter than the one
+        // before joins it, so no entry outranks an earlier one.
+        var tiers: [[GrammarExpression]] = [[values[0]]]
+        var index = 1
+        var size = 1
+        while index < values.count {
+            let end = min(values.count, index + size)
+            tiers.append(Array(values[index..<end]))
+            index = end
+            size *= 2
+        }
+        if tiers.count > 2, tiers[tiers.count - 1].count < tiers[tiers.count - 2].count {
+            let last = tiers.removeLast()
+            tiers[tiers.count - 1] += last
+        }
+        let halve = GrammarExpression.alternatives([.sequence([]), .sequence([])])
+        return .alternatives([tiers[0][0]] + tiers.dropFirst().map { tier in
+            .sequence([halve, .alternatives(tier)])
+        })
+    }
+
+    private static func spokenWords(_ expression: GrammarExpression) -> [String] {
+        switch expression {
+        case .word(let w): return [w]
+        case .sequence(let items): return items.flatMap(spokenWords)
+        default: return ["\(expression)"]
+        }
     }
 }

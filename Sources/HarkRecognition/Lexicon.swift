@@ -1,10 +1,34 @@
 import Foundation
 
+/// Where a pronunciation came from.
+public enum PronunciationSource: String, Sendable, Equatable, CustomStringConvertible {
+    /// The pronunciation dictionary (CMU's, as the model ships it).
+    case dictionary = "cmudict"
+    /// An app's pronunciation hint, piece by piece.
+    case hint
+    /// espeak-ng's letter-to-sound rules, mapped to the model's phones.
+    case letterToSound = "espeak-ng g2p"
+
+    public var description: String { rawValue }
+}
+
+/// One word's pronunciations and where they came from.
+public struct Pronunciation: Sendable, Equatable {
+    public var word: String
+    /// Each variant's phones, the preferred first.
+    public var variants: [[String]]
+    public var source: PronunciationSource
+}
+
 /// Pronunciations in pocketsphinx's phone set, read from a CMU-format
-/// dictionary (`word PH ON ES`, variants as `word(2)`).
+/// dictionary (`word PH ON ES`, variants as `word(2)`), with
+/// letter-to-sound rules for words the dictionary lacks (names such as
+/// "bobo" or "bananarific"), so any word an app or user teaches can be heard.
 public struct Lexicon: Sendable {
     /// Pronunciations by lower-cased word, the dictionary's order kept.
     public private(set) var entries: [String: [[String]]]
+    /// Used for words not in ``entries``; nil: such words have no pronunciation.
+    public var letterToSound: LetterToSound?
 
     /// Reads a dictionary file.
     ///
@@ -14,18 +38,73 @@ public struct Lexicon: Sendable {
             throw RecognitionError("cannot read pronunciation dictionary '\(path)' (install pocketsphinx-en-us or pass --model DIR)")
         }
         entries = Self.parse(data)
+        letterToSound = .shared
     }
 
-    public init(entries: [String: [[String]]] = [:]) {
+    public init(entries: [String: [[String]]] = [:], letterToSound: LetterToSound? = nil) {
         self.entries = entries
+        self.letterToSound = letterToSound
     }
 
-    /// The pronunciations of `word`, if the dictionary has it.
+    /// The pronunciations of `word`: the dictionary's, else letter-to-sound.
     public func pronunciations(of word: String) -> [[String]]? {
-        entries[word.lowercased()]
+        lookup(word)?.variants
     }
 
-    public func contains(_ word: String) -> Bool { entries[word.lowercased()] != nil }
+    /// Whether `word` can be pronounced (by the dictionary or letter-to-sound).
+    public func contains(_ word: String) -> Bool { lookup(word) != nil }
+
+    /// The pronunciations of `word` and their source.
+    public func lookup(_ word: String) -> Pronunciation? {
+        let key = word.lowercased()
+        if let variants = entries[key] { return Pronunciation(word: key, variants: variants, source: .dictionary) }
+        if let phones = letterToSound?.phones(for: key) {
+            return Pronunciation(word: key, variants: [phones], source: .letterToSound)
+        }
+        return nil
+    }
+
+    /// A pronunciation hint ("ba nana ri fic", "list oh mat") as phones: each
+    /// piece from the dictionary, else from letter-to-sound. Where the
+    /// dictionary has several variants ("ba": B IY EY, B AA) the one
+    /// closest to the letter-to-sound reading of the piece is taken, as a
+    /// hint is a spelling to be read, not letters to be spelled out.
+    ///
+    /// - Returns: the phones, and each piece with its phones and source;
+    ///   nil when a piece cannot be pronounced.
+    public func pronounce(hint: String) -> (phones: [String], pieces: [Pronunciation])? {
+        let pieces = hint.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
+        guard !pieces.isEmpty else { return nil }
+        var result: [Pronunciation] = []
+        for piece in pieces {
+            guard var pronunciation = lookup(piece) else { return nil }
+            if pronunciation.variants.count > 1, let spelled = letterToSound?.phones(for: piece) {
+                let best = pronunciation.variants.enumerated().min {
+                    (Self.distance($0.element, spelled), $0.offset) < (Self.distance($1.element, spelled), $1.offset)
+                }!
+                pronunciation.variants = [best.element]
+            } else {
+                pronunciation.variants = [pronunciation.variants[0]]
+            }
+            result.append(pronunciation)
+        }
+        return (result.flatMap { $0.variants[0] }, result)
+    }
+
+    /// Edit distance between two phone sequences.
+    static func distance(_ a: [String], _ b: [String]) -> Int {
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
+    }
 
     /// Adds a pronunciation (after any the word already has).
     public mutating func add(_ word: String, phones: [String]) {

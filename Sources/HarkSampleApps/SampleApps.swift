@@ -129,26 +129,14 @@ extension SampleApps {
         configuration: EngineConfiguration = EngineConfiguration(), locked: Bool = false,
         extraHandlers: [IntentKey: any IntentHandler] = [:]
     ) throws -> Assistant {
-        var catalog = try Catalog.load(
+        let catalog = try Catalog.load(
             appsDirectory: appsDirectory ?? (modelsDirectory as NSString).appendingPathComponent("apps"),
             domainsDirectory: domainsDirectory ?? (modelsDirectory as NSString).appendingPathComponent("domains"))
         let samples = try SampleApps(dataDirectory: dataDirectory)
-        let pronounceable = try decoder.map { try Pronunciations(dictionary: $0.model.dictionary) }
-        let installed = Set(catalog.apps.map(\.name))
-        for (app, types) in samples.vocabulary where installed.contains(app) {
-            for (type, strings) in types {
-                var kept = strings
-                if let pronounceable {
-                    kept = strings.filter(pronounceable.canSay)
-                    for dropped in strings where !kept.contains(dropped) {
-                        logger.warning("no pronunciation; only typed requests can use it",
-                                       metadata: ["vocabulary.app": "\(app)", "vocabulary.type": "\(type)", "vocabulary.string": "\(dropped)"])
-                    }
-                }
-                catalog.setVocabulary(kept, type: type, app: app)
-            }
-        }
         let authorizations = try AuthorizationStore(dataDirectory: dataDirectory, preauthorized: appNames)
+        // The apps' vocabulary is the user's from the first run on (`hark vocab`).
+        let store = try UserVocabularyStore(dataDirectory: dataDirectory)
+        try store.seed(samples.vocabulary)
         // The notebook apps' titles change as lists and notes are made.
         let listOMat = samples.listOMat, tasksNotes = samples.tasksNotes
         let source: @Sendable (String) async -> [String: [String]]? = { app in
@@ -164,30 +152,7 @@ extension SampleApps {
         }
         return try Assistant(catalog: catalog, handlers: samples.handlers.merging(extraHandlers) { _, extra in extra },
                              decoder: decoder, dictation: try Resources.dictation(modelsDirectory: modelsDirectory),
-                             logger: logger, configuration: configuration, authorizations: authorizations, locked: locked,
-                             vocabularySource: source)
-    }
-}
-
-/// Which words the recognizer's dictionary can say. A vocabulary string
-/// with a word it cannot say ("Bananarific") would make the whole grammar
-/// unusable for the recognizer, so it is left out of spoken recognition
-/// (typed turns still have it) until the app gives a pronunciation hint.
-struct Pronunciations {
-    let words: Set<Substring>
-
-    init(dictionary path: String) throws {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CatalogError("\(path): cannot read the pronunciation dictionary (pass --model DIR)")
-        }
-        var words = Set<Substring>()
-        for line in text.split(separator: "\n") {
-            if let end = line.firstIndex(of: " ") { words.insert(line[..<end]) }
-        }
-        self.words = words
-    }
-
-    func canSay(_ string: String) -> Bool {
-        SpokenForm.words(of: string).allSatisfy { words.contains(Substring($0)) }
+                             vocabularyStore: store, logger: logger, configuration: configuration,
+                             authorizations: authorizations, locked: locked, vocabularySource: source)
     }
 }

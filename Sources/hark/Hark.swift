@@ -9,7 +9,8 @@ struct HarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hark",
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
-        subcommands: [Replay.self, Listen.self, Converse.self, Apps.self, DomainsCommand.self, Say.self, AudioInfo.self, BenchCommand.self, Import.self, Export.self]
+        subcommands: [Replay.self, Listen.self, Converse.self, Apps.self, DomainsCommand.self, Say.self, AudioInfo.self,
+                      BenchCommand.self, Import.self, Export.self, LexiconCommand.self, Vocab.self]
     )
 }
 

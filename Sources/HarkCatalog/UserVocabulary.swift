@@ -1,0 +1,226 @@
+import Foundation
+
+/// SiriKit's `INVocabularyStringType`: the kinds of user-specific terms an
+/// app may register (the user's contacts, playlists, workout names, ...).
+public enum VocabularyStringType: String, CaseIterable, Sendable, Codable {
+    case contactName, contactGroupName
+    case photoTag, photoAlbumName
+    case workoutActivityName
+    case carProfileName, carName
+    case paymentsOrganizationName, paymentsAccountNickname
+    case notebookItemTitle, notebookItemGroupName
+    case mediaPlaylistTitle, mediaMusicArtistName, mediaAudiobookTitle, mediaAudiobookAuthorName, mediaShowTitle
+
+    /// The type named `name`.
+    ///
+    /// - Throws: ``CatalogError`` listing the valid types.
+    public static func named(_ name: String) throws -> VocabularyStringType {
+        guard let type = VocabularyStringType(rawValue: name) else {
+            throw CatalogError("unknown vocabulary type '\(name)' (one of: \(allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return type
+    }
+}
+
+/// The user-specific vocabulary of one user (SiriKit's `INVocabulary`),
+/// kept under Hark's data directory as one JSON file per app:
+/// `<data>/vocabulary/<user>/<app>.json`, `{"contactName": ["Bobo", ...]}`.
+///
+/// Each type is an ordered set, most important first; the order breaks ties
+/// between entries that sound alike. Writes are crash-safe: the new file is
+/// written beside the old one, flushed, renamed over it and the folder
+/// flushed, so a kill at any moment leaves the old or the new vocabulary.
+/// A file that exists but holds no vocabulary records that the app's
+/// vocabulary was removed (so first-run seeding does not bring it back).
+public struct UserVocabularyStore: Sendable {
+    /// SiriKit's limit on one vocabulary string, in UTF-16 code units.
+    public static let maximumStringLength = 1024
+
+    /// `<data>/vocabulary/<user>`.
+    public let directory: URL
+
+    /// - Parameters:
+    ///   - dataDirectory: Hark's data directory (see `AppGroupContainer.defaultDataDirectory`).
+    ///   - user: Whose vocabulary; one folder per user.
+    /// - Throws: ``CatalogError`` when the user name is not a plain name or
+    ///   the folder cannot be created.
+    public init(dataDirectory: URL, user: String = "default") throws {
+        try Self.checkName(user, what: "user")
+        directory = dataDirectory.appendingPathComponent("vocabulary", isDirectory: true)
+            .appendingPathComponent(user, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CatalogError("\(directory.path): cannot create the vocabulary folder (\(error.localizedDescription))")
+        }
+    }
+
+    /// Rejects names that are not a single plain path component, so an app
+    /// or user name can never reach outside the data directory.
+    static func checkName(_ name: String, what: String) throws {
+        let bad = name.isEmpty || name == "." || name == ".." || name.hasPrefix(".") || name.contains("/")
+            || name.contains("\\") || name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            || name.utf8.count > 200
+        if bad {
+            throw CatalogError("'\(name)' is not a valid \(what) name (a plain name: no '/', no leading '.', at most 200 bytes)")
+        }
+    }
+
+    func file(for app: String) throws -> URL {
+        try Self.checkName(app, what: "app")
+        return directory.appendingPathComponent(app + ".json")
+    }
+
+    /// The app's vocabulary by type, each most important first (empty if none).
+    ///
+    /// - Throws: ``CatalogError`` naming the file when it is unreadable or corrupt.
+    public func vocabulary(app: String) throws -> [String: [String]] {
+        let url = try file(for: app)
+        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw CatalogError("\(url.path): cannot read the vocabulary file")
+        }
+        do {
+            return try JSONDecoder().decode([String: [String]].self, from: data)
+        } catch {
+            throw CatalogError("\(url.path): corrupt vocabulary file (expected {\"type\": [\"string\", ...]}); fix or delete it")
+        }
+    }
+
+    /// Whether the app's vocabulary was ever written (even if since removed).
+    public func hasRecord(app: String) throws -> Bool {
+        FileManager.default.fileExists(atPath: try file(for: app).path)
+    }
+
+    /// The apps with a vocabulary file, by name.
+    public func apps() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// Every app's vocabulary: app → type → strings.
+    public func all() throws -> [String: [String: [String]]] {
+        var result: [String: [String: [String]]] = [:]
+        for app in apps() {
+            let vocabulary = try vocabulary(app: app)
+            if !vocabulary.isEmpty { result[app] = vocabulary }
+        }
+        return result
+    }
+
+    /// What changes when any vocabulary file is written: a running assistant
+    /// compares it before each utterance to pick up `hark vocab set`.
+    public func stamp() -> [String: Date] {
+        var result: [String: Date] = [:]
+        for app in apps() {
+            let path = directory.appendingPathComponent(app + ".json").path
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            result[app] = attributes?[.modificationDate] as? Date ?? .distantPast
+        }
+        return result
+    }
+
+    /// The strings as they will be stored: checked against SiriKit's
+    /// limits, duplicates after the first dropped (the first is the more
+    /// important one).
+    ///
+    /// - Throws: ``CatalogError`` for an empty string or one over 1024 UTF-16 code units.
+    public static func normalize(_ strings: [String], type: VocabularyStringType) throws -> [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        for (i, string) in strings.enumerated() {
+            let length = string.utf16.count
+            if length > maximumStringLength {
+                throw CatalogError("\(type.rawValue) string \(i + 1) ('\(string.prefix(40))...') is \(length) UTF-16 code units long; the limit is \(maximumStringLength)")
+            }
+            guard !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw CatalogError("\(type.rawValue) string \(i + 1) is empty")
+            }
+            if seen.insert(string).inserted { result.append(string) }
+        }
+        return result
+    }
+
+    /// Replaces the app's strings of `type` (SiriKit's
+    /// `setVocabularyStrings(_:of:)`), most important first. An empty list
+    /// removes the type.
+    ///
+    /// - Throws: ``CatalogError`` for a bad app name or string, or a failed write.
+    @discardableResult
+    public func set(_ strings: [String], type: VocabularyStringType, app: String) throws -> [String] {
+        let normalized = try Self.normalize(strings, type: type)
+        var vocabulary = try vocabulary(app: app)
+        vocabulary[type.rawValue] = normalized.isEmpty ? nil : normalized
+        try write(vocabulary, app: app)
+        return normalized
+    }
+
+    /// Stores an app's initial vocabulary the first time only: apps that
+    /// already have a record (even an emptied one) are left alone, so a
+    /// `removeAll` is not undone by the next start.
+    ///
+    /// - Parameter vocabulary: app → type → strings, most important first.
+    public func seed(_ vocabulary: [String: [String: [String]]]) throws {
+        for (app, types) in vocabulary.sorted(by: { $0.key < $1.key }) where try !hasRecord(app: app) {
+            var stored: [String: [String]] = [:]
+            for (type, strings) in types {
+                let normalized = try Self.normalize(strings, type: try VocabularyStringType.named(type))
+                if !normalized.isEmpty { stored[type] = normalized }
+            }
+            try write(stored, app: app)
+        }
+    }
+
+    /// Removes all of the app's vocabulary (SiriKit's
+    /// `removeAllVocabularyStrings()`, on reset or logout).
+    public func removeAll(app: String) throws {
+        try write([:], app: app)
+    }
+
+    private func write(_ vocabulary: [String: [String]], app: String) throws {
+        let url = try file(for: app)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(vocabulary)
+        try AtomicFile.write(data, to: url)
+    }
+}
+
+/// Crash-safe file replacement.
+enum AtomicFile {
+    /// Writes `data` to a temporary file in the same folder, fsyncs it,
+    /// renames it over `url` and fsyncs the folder, so that after a crash
+    /// the file holds either the old or the new contents.
+    static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent().path
+        let temp = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CatalogError("\(temp): cannot create (\(String(cString: strerror(errno))))") }
+        var ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        let writeError = errno
+        ok = ok && fsync(fd) == 0
+        close(fd)
+        guard ok else {
+            unlink(temp)
+            throw CatalogError("\(url.path): cannot write (\(String(cString: strerror(writeError))))")
+        }
+        guard rename(temp, url.path) == 0 else {
+            let error = errno
+            unlink(temp)
+            throw CatalogError("\(url.path): cannot replace (\(String(cString: strerror(error))))")
+        }
+        let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+}
