@@ -89,15 +89,17 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "HarkAudioTests", dependencies: ["HarkAudio"]),
-        .testTarget(name: "HarkALSATests", dependencies: ["HarkALSA", "HarkAudio", "CALSA"]),
-        .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkAudio", "HarkRecognition"]),
-        .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar", "CPocketSphinx"]),
-        .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkRecognition", "HarkAudio", "HarkGrammar"]),
-        .testTarget(name: "HarkCatalogTests", dependencies: ["HarkCatalog", "HarkGrammar"]),
-        .testTarget(name: "HarkEngineTests", dependencies: ["HarkEngine", "HarkIntents"]),
-        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark"]),
-        .testTarget(name: "HarkTests", dependencies: ["Hark", "HarkSampleApps", "HarkBench", "hark"]),
+        /// Running tools from tests (no pipe deadlocks, no trap on EINTR).
+        .target(name: "HarkTestSupport", path: "Tests/HarkTestSupport"),
+        .testTarget(name: "HarkAudioTests", dependencies: ["HarkTestSupport", "HarkAudio"]),
+        .testTarget(name: "HarkALSATests", dependencies: ["HarkTestSupport", "HarkALSA", "HarkAudio", "CALSA"]),
+        .testTarget(name: "HarkSpeechTests", dependencies: ["HarkTestSupport", "HarkSpeech", "HarkAudio", "HarkRecognition"]),
+        .testTarget(name: "HarkGrammarTests", dependencies: ["HarkTestSupport", "HarkGrammar", "CPocketSphinx"]),
+        .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkTestSupport", "HarkRecognition", "HarkAudio", "HarkGrammar"]),
+        .testTarget(name: "HarkCatalogTests", dependencies: ["HarkTestSupport", "HarkCatalog", "HarkGrammar"]),
+        .testTarget(name: "HarkEngineTests", dependencies: ["HarkTestSupport", "HarkEngine", "HarkIntents"]),
+        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark"]),
+        .testTarget(name: "HarkTests", dependencies: ["HarkTestSupport", "Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,23 +11,10 @@ public enum TurnAudio {
     /// - Throws: ``AudioError`` naming the file when it cannot be used.
     public static func read(path: String, configuration: EndpointerConfiguration = EndpointerConfiguration()) throws -> [Int16] {
         let audio = path == "-"
-            ? try readRawStandardInput()
+            ? try PCMAudio.rawStandardInput()
             : try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
         // All of it when no speech is found, so a quiet speaker is still
         // decoded rather than dropped.
         return (try Endpointer.trim(audio, configuration: configuration) ?? audio).int16Samples()
-    }
-}
-
-extension TurnAudio {
-    static func readRawStandardInput() throws -> PCMAudio {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard data.count >= 2 else {
-            throw AudioError(.emptyAudio, source: "standard input")
-        }
-        let samples = data.withUnsafeBytes { raw in
-            (0..<data.count / 2).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
-        }
-        return PCMAudio(int16: samples, sampleRate: PCMAudio.recognitionRate)
     }
 }

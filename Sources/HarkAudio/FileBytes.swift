@@ -21,14 +21,21 @@ enum FileBytes {
         }
 
         // Regular files announce their size; pipes and devices are read until end of file.
+        return try readAll(descriptor, source: path,
+                           sizeHint: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0)
+    }
+
+    /// Every byte from `descriptor` until end of file, however often signals
+    /// interrupt the reads (Foundation's `readDataToEndOfFile` traps then).
+    static func readAll(_ descriptor: Int32, source: String, sizeHint: Int = 0) throws(AudioError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0)
+        bytes.reserveCapacity(sizeHint)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = readRetryingInterrupts(descriptor, into: &chunk)
             if count == 0 { return bytes }
             guard count > 0 else {
-                throw AudioError(.fileUnreadable(reason: describe(errno)), source: path)
+                throw AudioError(.fileUnreadable(reason: describe(errno)), source: source)
             }
             bytes.append(contentsOf: chunk[0..<count])
         }

@@ -117,3 +117,19 @@ public struct RawPCMSource: AudioSource {
         PCMAudio(samples: samples, sampleRate: PCMAudio.recognitionRate).int16Samples()
     }
 }
+
+extension PCMAudio {
+    /// All of standard input read as headerless 16-bit little-endian mono
+    /// PCM at `sampleRate` (the CLI's `-` for one recorded turn).
+    ///
+    /// - Throws: ``AudioError`` naming standard input when it cannot be read
+    ///   or holds less than one sample.
+    public static func rawStandardInput(sampleRate: Int = PCMAudio.recognitionRate) throws(AudioError) -> PCMAudio {
+        let bytes = try FileBytes.readAll(STDIN_FILENO, source: "standard input")
+        guard bytes.count >= 2 else { throw AudioError(.emptyAudio, source: "standard input") }
+        let samples = bytes.withUnsafeBytes { raw in
+            (0..<bytes.count / 2).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+        }
+        return PCMAudio(int16: samples, sampleRate: sampleRate)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import HarkTestSupport
 import Testing
 
 @testable import HarkAudio
@@ -207,19 +208,8 @@ final class TemporaryDirectory {
 
 /// Runs a command-line tool and fails the test if it does not succeed.
 func run(_ tool: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(
-        process.terminationStatus == 0,
-        "\(tool) \(arguments.joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))"
-    )
+    let result = try ProcessRunner.run(tool, arguments)
+    try #require(result.status == 0, "\(tool) \(arguments.joined(separator: " ")) failed: \(result.err)")
 }
 
 let soxPath = "/usr/bin/sox"

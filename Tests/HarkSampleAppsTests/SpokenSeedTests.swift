@@ -1,16 +1,12 @@
 import Foundation
+import HarkTestSupport
 import Testing
 
 /// Speech synthesised at test time with flite (a different synthesizer from
 /// Hark's own espeak-ng voice), one WAV per user turn.
 func synthesise(_ text: String, voice: String = "rms", to path: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/flite")
-    process.arguments = ["-voice", voice, "-t", text, "-o", path]
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "flite failed on '\(text)'")
+    let result = try ProcessRunner.run("/usr/bin/flite", ["-voice", voice, "-t", text, "-o", path])
+    #expect(result.status == 0, "flite failed on '\(text)': \(result.err)")
 }
 
 /// The seed conversations spoken: each user turn synthesised, the turns

@@ -1,4 +1,5 @@
 import Foundation
+import HarkTestSupport
 import Hark
 import HarkEngine
 import HarkSampleApps
@@ -91,21 +92,8 @@ struct ConverseTurn: Decodable {
 /// Runs `hark` with `arguments`, `input` on standard input; returns exit
 /// status, stdout and stderr.
 func runHark(_ arguments: [String], input: String = "") throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Repo.hark)
-    process.arguments = arguments
-    process.currentDirectoryURL = Repo.root
-    let stdin = Pipe(), out = Pipe(), err = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let result = try ProcessRunner.run(Repo.hark, arguments, currentDirectory: Repo.root, input: Data(input.utf8))
+    return (result.status, result.out, result.err)
 }
 
 /// A typed conversation through `hark converse --json`, with the sample

@@ -1,4 +1,5 @@
 import Foundation
+import HarkTestSupport
 import Testing
 
 @Suite("hark export on the command line", .serialized)
@@ -31,17 +32,11 @@ struct ExportCommandTests {
         let gram = dir.appendingPathComponent("hark.gram").path
         let export = try runHark(["export", "jsgf", "--dictation-words", "0", "--out", gram])
         #expect(export.status == 0, "\(export.err)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pocketsphinx_continuous")
-        process.arguments = ["-jsgf", gram, "-infile", Repo.fixtures.appendingPathComponent("espeak-us/monkeychat-ask-content-1.wav").path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "send a message to bobo on monkey chat")
+        let result = try ProcessRunner.run(
+            "/usr/bin/pocketsphinx_continuous",
+            ["-jsgf", gram, "-infile", Repo.fixtures.appendingPathComponent("espeak-us/monkeychat-ask-content-1.wav").path])
+        #expect(result.status == 0)
+        #expect(result.out.trimmingCharacters(in: .whitespacesAndNewlines) == "send a message to bobo on monkey chat")
     }
 
     @Test("a broken grammar is one line naming file:line:column")

@@ -1,4 +1,5 @@
 import Foundation
+import HarkTestSupport
 import Hark
 import HarkBench
 import HarkRecognition
@@ -67,34 +68,17 @@ func makeAssistant(recognizer: Bool = true) throws -> Assistant {
 /// Runs the `hark` executable, with `stdin` (a file path) as its standard
 /// input when given; returns exit status, stdout and stderr.
 func runHark(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Repo.hark)
-    process.arguments = arguments
-    process.currentDirectoryURL = Repo.root
     var env = ProcessInfo.processInfo.environment
     env["HARK_DATA_DIR"] = try temporaryDirectory("cli").path
     for (k, v) in environment { env[k] = v }
-    process.environment = env
-    if let stdin { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin)) }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let result = try ProcessRunner.run(Repo.hark, arguments, currentDirectory: Repo.root, environment: env, inputFile: stdin)
+    return (result.status, result.out, result.err)
 }
 
 /// Runs a command-line tool the tests use to make inputs (sox).
 func run(_ tool: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) failed")
+    let result = try ProcessRunner.run(tool, arguments)
+    #expect(result.status == 0, "\(tool) \(arguments.joined(separator: " ")) failed: \(result.err)")
 }
 
 /// Word error rate of `hypothesis` against `reference`.
