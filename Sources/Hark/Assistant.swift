@@ -37,6 +37,8 @@ public actor Assistant {
     private var answerParser: TextParser?
     private var answerGrammar: DecoderGrammar?
     private var late: [PendingResult] = []
+    /// Phones of vocabulary words, for breaking ties between homophones.
+    private var phoneCache: [String: [String]?] = [:]
     private var vocabularySource: (@Sendable (String) async -> [String: [String]]?)?
     /// The app to name in the next answer (set when the request named none).
     private var announcing: String?
@@ -207,12 +209,47 @@ public actor Assistant {
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",
             "asr.rtf": "\(recognition.realTimeFactor)",
         ])
-        var turn = await respond(to: recognition.text)
+        var turn = await respond(to: preferringEarlierHomophones(recognition.text, decoder: decoder))
         turn.confidence = recognition.confidence
         turn.audioSeconds = recognition.audioSeconds
         turn.decodeSeconds = recognition.decodeSeconds
         turn.words = recognition.words.map { TimedWord(word: $0.word, start: $0.start, end: $0.end) }
         return turn
+    }
+
+    /// `text` with each word of the user's vocabulary that sounds exactly
+    /// like an earlier (more important) entry's word replaced by that one,
+    /// when the result still parses: the recognizer cannot tell "Koko" from
+    /// "Coco", and SiriKit's order of vocabulary strings breaks the tie.
+    func preferringEarlierHomophones(_ text: String, decoder: PocketSphinxDecoder) -> String {
+        var rank: [String: Int] = [:]
+        for (_, types) in catalog.userVocabulary {
+            for (_, strings) in types {
+                for (index, string) in strings.enumerated() {
+                    for word in SpokenForm.words(of: string) { rank[word] = min(rank[word] ?? .max, index) }
+                }
+            }
+        }
+        var words = text.split(separator: " ").map(String.init)
+        var changed = false
+        for (i, word) in words.enumerated() {
+            guard let own = rank[word], own > 0, let phones = homophonePhones(word, decoder) else { continue }
+            let earlier = rank.filter { $0.value < own && $0.key != word }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+            if let match = earlier.first(where: { homophonePhones($0.key, decoder) == phones }) {
+                words[i] = match.key
+                changed = true
+            }
+        }
+        guard changed else { return text }
+        let candidate = words.joined(separator: " ")
+        return (answerParser ?? mainParser).parse(candidate).isEmpty ? text : candidate
+    }
+
+    private func homophonePhones(_ word: String, _ decoder: PocketSphinxDecoder) -> [String]? {
+        if let known = phoneCache[word] { return known }
+        let phones = decoder.phones(of: word)
+        phoneCache[word] = phones
+        return phones
     }
 
     /// Reads one typed turn and answers it. Digits are read as words

@@ -127,6 +127,24 @@ public struct Lexicon: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Dictionary text for `words` as Hark pronounces them (the dictionary,
+    /// then letter-to-sound), for tools that decode Hark's grammars with
+    /// their own dictionary (pocketsphinx's `-dict`); and the words nothing
+    /// could pronounce.
+    public func pronouncingDictionary(for words: some Sequence<String>) -> (text: String, missing: [String]) {
+        var lines: [String] = [], missing: [String] = []
+        for word in Set(words.map { $0.lowercased() }).sorted() {
+            guard let pronunciation = lookup(word) else {
+                missing.append(word)
+                continue
+            }
+            for (i, phones) in pronunciation.variants.enumerated() {
+                lines.append("\(i == 0 ? word : "\(word)(\(i + 1))") \(phones.joined(separator: " "))")
+            }
+        }
+        return (lines.joined(separator: "\n") + "\n", missing)
+    }
+
     /// Parses dictionary bytes without building intermediate strings per line.
     static func parse(_ data: Data) -> [String: [[String]]] {
         var result: [String: [[String]]] = [:]

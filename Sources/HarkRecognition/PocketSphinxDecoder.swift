@@ -191,6 +191,12 @@ public final class PocketSphinxDecoder: Sendable {
         state.currentGrammar = grammar.id
     }
 
+    /// The phones the recognizer hears `word` by (its first pronunciation:
+    /// the dictionary's, else letter-to-sound), or nil.
+    public func phones(of word: String) -> [String]? {
+        state.withLock { state in state?.lexicon.lookup(word)?.variants.first }
+    }
+
     /// Checks that every word `grammar` needs can be pronounced, and builds
     /// its search, so problems show before the first utterance.
     ///

@@ -86,6 +86,8 @@ public enum ListOMat {
         TaskList(title: "Grocery Store", tasks: ["milk"]),
         TaskList(title: "Hardware Store", tasks: ["nails", "glue"]),
         TaskList(title: "Office Supplies", tasks: ["paper"]),
+        // Named in ListOMat's AppIntentVocabulary.plist (identifier banana-stash).
+        TaskList(title: "Banana Stash", tasks: ["coconuts"]),
     ], notes: [])
 
     /// Finds a list.

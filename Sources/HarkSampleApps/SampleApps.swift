@@ -69,7 +69,7 @@ public struct SampleApps: Sendable {
             MonkeyFit.appName: ["workoutActivityName": MonkeyFit.workouts],
             MonkeyPay.appName: ["contactName": Self.titlesAndWords(MonkeyPay.contacts),
                                 "paymentsAccountNickname": ledger.accounts.map(\.nickname)],
-            MonkeyRide.appName: ["rideOption": MonkeyRide.options.map(\.name)],
+            // MonkeyRide's ride options are app vocabulary (its AppIntentVocabulary.plist), not the user's.
         ]
     }
 

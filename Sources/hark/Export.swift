@@ -3,6 +3,7 @@ import Foundation
 import Hark
 import HarkCatalog
 import HarkGrammar
+import HarkRecognition
 import HarkSampleApps
 
 extension HarkCommand {
@@ -23,7 +24,9 @@ extension HarkCommand {
                     Examples:
                       hark export jsgf --out hark.gram
                       hark export jsgf --apps models/benchmark-apps --out barista.gram
-                      pocketsphinx_continuous -jsgf barista.gram -infile order.wav
+                      pocketsphinx_continuous -jsgf barista.gram -dict barista.dict -infile order.wav
+                    With --out, the words' pronunciations (names and hint pieces that the CMU dictionary lacks
+                    included) go to a dictionary next to it (FILE.dict, or --dict).
                     """)
 
             @Option(help: "Folder of installed apps (default: models/apps).")
@@ -37,6 +40,9 @@ extension HarkCommand {
 
             @Option(help: "The file to write (default: standard output).")
             var out: String?
+
+            @Option(help: "Where to write the pronunciation dictionary of the grammar's words (default with --out: the same name ending .dict).")
+            var dict: String?
 
             @Option(help: "The JSGF grammar name.")
             var name: String = "hark"
@@ -75,7 +81,18 @@ extension HarkCommand {
                     if let out {
                         try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
                         FileHandle.standardError.write(Data("wrote \(out)\n".utf8))
-                    } else {
+                    }
+                    if let dictPath = dict ?? out.map({ (($0 as NSString).deletingPathExtension as NSString).appendingPathExtension("dict")! }) {
+                        let graphWords = try GrammarCompiler.compile(catalog.grammarInstances()).vocabulary
+                        let lexicon = try Lexicon(contentsOf: try AcousticModel(directory: AcousticModel.defaultDirectory).dictionary)
+                        let (dictionary, missing) = lexicon.pronouncingDictionary(for: graphWords.union(words))
+                        guard missing.isEmpty else {
+                            throw CommandFailure(description: "no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
+                        }
+                        try Data(dictionary.utf8).write(to: URL(fileURLWithPath: dictPath), options: .atomic)
+                        FileHandle.standardError.write(Data("wrote \(dictPath)\n".utf8))
+                    }
+                    if out == nil {
                         print(text, terminator: "")
                     }
                 }

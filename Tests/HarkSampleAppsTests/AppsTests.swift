@@ -1,4 +1,7 @@
 import Foundation
+import HarkCatalog
+import HarkGrammar
+import HarkSampleApps
 import Testing
 
 @Suite("Sample apps, typed", .serialized)
@@ -237,5 +240,23 @@ struct DomainsCommandTests {
         let bad = try runHark(["domains", "--intent", "INFlyIntent"])
         #expect(bad.status != 0)
         #expect(bad.err.contains("unknown intent 'INFlyIntent'"))
+    }
+}
+
+@Suite("Shipped sample apps")
+struct ShippedAppsTests {
+    @Test("each sample app declares in Info.plist exactly the intents it has handlers for, and every one has a grammar")
+    func declaredIntentsMatchHandlers() throws {
+        let catalog = try Catalog.load(appsDirectory: Repo.models + "/apps", domainsDirectory: Repo.models + "/domains")
+        let handlers = try SampleApps(dataDirectory: temporaryDirectory()).handlers
+        let graph = try catalog.compile()
+        for name in SampleApps.appNames {
+            let app = try #require(catalog.apps.first { $0.name == name }, "\(name) is not in models/apps")
+            let handled = Set(handlers.keys.filter { $0.app == name }.map(\.intent))
+            #expect(Set(app.info.intentsSupported) == handled, "\(name): Info.plist IntentsSupported vs handlers")
+            for intent in handled {
+                #expect(Set(graph.finals.values).contains(IntentKey(app: name, intent: intent)), "\(name) \(intent) has no grammar")
+            }
+        }
     }
 }

@@ -120,7 +120,8 @@ struct SeedConversationTests {
     func help() throws {
         let turns = try Converse().run(["What can you do?", "What can MonkeyChat do?"])
         #expect(turns[0].code == "help")
-        for app in ["MonkeyChat", "ListOMat", "TasksNotes", "MonkeyFit", "MonkeyPay", "MonkeyRide"] {
+        // Apps are named by their display names (ListOMat's is "List-o-Mat").
+        for app in ["MonkeyChat", "List-o-Mat", "TasksNotes", "MonkeyFit", "MonkeyPay", "MonkeyRide"] {
             #expect(turns[0].speech.contains(app))
         }
         #expect(turns[1].speech.hasPrefix("With MonkeyChat you can: send a message to a contact"))
@@ -132,6 +133,6 @@ struct SeedConversationTests {
         let turns = try Converse().run(["tell Bobo please send more bananas", "remind me to buy milk"])
         expectSent(turns[0])
         #expect(turns[1].code == "whichApp")
-        #expect(turns[1].speech == "Which app? ListOMat or TasksNotes?")
+        #expect(turns[1].speech == "Which app? List-o-Mat or TasksNotes?")
     }
 }

@@ -26,51 +26,14 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
     return url
 }
 
-/// The sample apps' Info.plists, written to a temporary apps folder, so the
-/// tests do not depend on which app folders `models/apps` holds.
 enum SampleInfo {
-    struct App {
-        var name: String
-        var intents: [String]
-        var alternativeNames: [String] = []
-        var restrictedWhileLocked: [String] = []
-        var usage: String
-    }
-
-    static let apps = [
-        App(name: "MonkeyChat", intents: ["INSendMessageIntent", "INSearchForMessagesIntent", "INSetMessageAttributeIntent",
-                                          "INStartAudioCallIntent", "INStartVideoCallIntent", "INSearchCallHistoryIntent"],
-            restrictedWhileLocked: ["INSearchForMessagesIntent"], usage: "MonkeyChat sends your messages to your fellow monkeys."),
-        App(name: "ListOMat", intents: ["INSearchForNotebookItemsIntent", "INAddTasksIntent", "INCreateTaskListIntent"],
-            usage: "List-o-Mat finds your lists and adds to them."),
-        App(name: "TasksNotes", intents: ["INCreateNoteIntent", "INAppendToNoteIntent", "INAddTasksIntent",
-                                          "INCreateTaskListIntent", "INSetTaskAttributeIntent", "INSearchForNotebookItemsIntent"],
-            alternativeNames: ["MonkeyNotes", "MonkeyTodo"], usage: "TasksNotes keeps your lists and notes."),
-        App(name: "MonkeyFit", intents: ["INStartWorkoutIntent", "INPauseWorkoutIntent", "INResumeWorkoutIntent",
-                                         "INEndWorkoutIntent", "INCancelWorkoutIntent"], usage: "MonkeyFit tracks your workouts."),
-        App(name: "MonkeyPay", intents: ["INSendPaymentIntent", "INRequestPaymentIntent", "INSearchForAccountsIntent",
-                                         "INTransferMoneyIntent", "INGetVisualCodeIntent"],
-            restrictedWhileLocked: ["INSearchForAccountsIntent"], usage: "MonkeyPay sends and requests money for you."),
-        App(name: "MonkeyRide", intents: ["INRequestRideIntent", "INGetRideStatusIntent", "INListRideOptionsIntent",
-                                          "INCancelRideIntent", "INSendRideFeedbackIntent"], usage: "MonkeyRide books your rides."),
-    ]
-
-    /// A folder with one `<App>/Info.plist` per sample app.
+    /// A copy of the shipped sample apps (`models/apps`: Info.plist,
+    /// AppIntentVocabulary.plist, InfoPlist.strings), so the tests exercise
+    /// exactly what Hark ships, and not other apps a developer added there.
     static func appsFolder() throws -> URL {
         let dir = try temporaryDirectory("apps")
-        for app in apps {
-            var plist: [String: Any] = [
-                "CFBundleName": app.name, "CFBundleDisplayName": app.name, "NSSiriUsageDescription": app.usage,
-                "NSExtension": ["NSExtensionAttributes": ["IntentsSupported": app.intents,
-                                                          "IntentsRestrictedWhileLocked": app.restrictedWhileLocked]],
-            ]
-            if !app.alternativeNames.isEmpty {
-                plist["INAlternativeAppNames"] = app.alternativeNames.map { ["INAlternativeAppName": $0] }
-            }
-            let folder = dir.appendingPathComponent(app.name)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-            try data.write(to: folder.appendingPathComponent("Info.plist"))
+        for app in SampleApps.appNames {
+            try FileManager.default.copyItem(atPath: Repo.models + "/apps/" + app, toPath: dir.appendingPathComponent(app).path)
         }
         return dir
     }
@@ -111,7 +74,10 @@ struct Converse {
         let result = try runHark(["converse", "--json", "--apps", apps.path, "--data-dir", data.path] + extra,
                                  input: turns.joined(separator: "\n") + "\n")
         #expect(result.status == 0, "hark converse failed: \(result.err)")
-        return try result.out.split(separator: "\n").map { try JSONDecoder().decode(ConverseTurn.self, from: Data($0.utf8)) }
+        let answers = try result.out.split(separator: "\n").map { try JSONDecoder().decode(ConverseTurn.self, from: Data($0.utf8)) }
+        // One answer per turn, so tests may index them (a short list would crash the whole run).
+        try #require(answers.count == turns.count, "\(turns.count) turns, \(answers.count) answers: \(result.err)")
+        return answers
     }
 
     /// Writes an app's data file before the conversation (its contacts, ...).

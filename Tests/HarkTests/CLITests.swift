@@ -23,7 +23,7 @@ struct CLITests {
         let result = try runHark(["replay", turn1, turn2, "--json"])
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n")
-        #expect(lines.count == 2)
+        try #require(lines.count == 2, "\(result.out)")
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         for object in objects {
             for key in ["heard", "confidence", "app", "intent", "slots", "speech", "code", "prompt"] {

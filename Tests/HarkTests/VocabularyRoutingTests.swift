@@ -25,8 +25,10 @@ private let seedGrammars = """
 /// A domains folder with the real messaging grammar and the seed grammars.
 private func seedDomains() throws -> String {
     let dir = try temporaryDirectory("domains")
-    try FileManager.default.copyItem(atPath: Repo.models + "/domains/messaging.hark",
-                                     toPath: dir.appendingPathComponent("messaging.hark").path)
+    // messaging.hark uses the shared rules of _common.hark (<please>, ...).
+    for file in ["messaging.hark", "_common.hark"] {
+        try FileManager.default.copyItem(atPath: Repo.models + "/domains/" + file, toPath: dir.appendingPathComponent(file).path)
+    }
     try Data(seedGrammars.utf8).write(to: dir.appendingPathComponent("seeds.hark"))
     return dir.path
 }
@@ -126,9 +128,9 @@ struct AppRoutingTests {
     @Test("the seed apps: alternative names, hints and app vocabulary route to the right app, intent and value", arguments: [
         ("Start a Bananarific in MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Bananarific"]),
         ("start a ba nana ri fic with MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Bananarific"]),
-        ("In ListOMat show the grocery list", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
-        ("Show my shopping list in List-o-Mat", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
-        ("in list oh mat show the banana stash", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "banana-stash"]),
+        ("In ListOMat show the grocery list", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "Grocery"]),
+        ("Show my shopping list in List-o-Mat", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "Grocery"]),
+        ("in list oh mat show the banana stash", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "Banana Stash"]),
         ("Create a note in MonkeyNotes saying buy more bananas", "TasksNotes", "INCreateNoteIntent", ["note": "buy more bananas"]),
         ("create a note in MonkeyTodo saying peel the bananas", "TasksNotes", "INCreateNoteIntent", ["note": "peel the bananas"]),
     ])
@@ -241,7 +243,7 @@ struct SpokenVocabularyTests {
 
     @Test("the seed apps' words are heard through their hints and letter-to-sound", arguments: [
         ("Start a Bananarific in MonkeyFit", "awb", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Bananarific"]),
-        ("In ListOMat show the grocery list", "kal16", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
+        ("In ListOMat show the grocery list", "kal16", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "Grocery"]),
         // Free text is dictation's weak point; these check the app and intent only.
         ("Create a note in MonkeyNotes saying buy more bananas", "kal16", "TasksNotes", "INCreateNoteIntent", [:]),
         ("Create a note in MonkeyTodo saying peel the bananas", "awb", "TasksNotes", "INCreateNoteIntent", [:]),
