@@ -87,6 +87,8 @@ public final class PocketSphinxDecoder: Sendable {
         /// The grammar the decoder's search was built from.
         var currentGrammar: Int?
         var searchSerial = 0
+        /// The keyword-spotting search is selected (see ``spot(_:in:threshold:)``).
+        var spotting: String?
         /// Phones the model pronounces as phone-loop pseudo-words.
         var phones: [String] = []
         /// The n-gram decoder for free text, made when a grammar first has
@@ -166,7 +168,16 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// Builds the decoder's search for `grammar` unless it is the current one.
     private func activate(_ grammar: DecoderGrammar, in state: inout State) throws {
-        guard state.currentGrammar != grammar.id else { return }
+        if state.currentGrammar == grammar.id {
+            if state.spotting != nil {
+                guard ps_set_search(state.decoder, "hark\(state.searchSerial)") == 0 else {
+                    throw RecognitionError("pocketsphinx could not return to the grammar search")
+                }
+                state.spotting = nil
+            }
+            return
+        }
+        state.spotting = nil
         let graph = grammar.graph
         let needed = graph.vocabulary
         let missing = needed.filter { !state.lexicon.contains($0) }.sorted()
@@ -224,6 +235,42 @@ public final class PocketSphinxDecoder: Sendable {
             }
         }
         state.knownWords.formUnion(new)
+    }
+
+    /// Looks for a wake phrase ("hey hark") in an utterance with
+    /// pocketsphinx's keyword spotting, and returns the sample just after
+    /// it, or nil when it is not there.
+    ///
+    /// - Parameters:
+    ///   - phrase: The words to spot; each needs a pronunciation (the
+    ///     dictionary's or letter-to-sound).
+    ///   - threshold: pocketsphinx's `-kws_threshold`: lower spots more
+    ///     (and falsely more); 1e-20 suits a two- or three-word phrase.
+    /// - Throws: ``RecognitionError`` when the phrase cannot be pronounced or decoding fails.
+    public func spot(_ phrase: String, in samples: [Int16], threshold: Double = 1e-20) throws -> Int? {
+        let words = phrase.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
+        guard !words.isEmpty else { throw RecognitionError("the wake phrase '\(phrase)' has no words") }
+        return try state.withLock { (state: inout State?) throws -> Int? in
+            guard state != nil else { throw RecognitionError("decoder is closed") }
+            let missing = words.filter { !state!.lexicon.contains($0) }
+            guard missing.isEmpty else {
+                throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")) in the wake phrase")
+            }
+            try Self.addWords(Set(words), to: &state!)
+            let decoder = state!.decoder
+            let key = "\(words.joined(separator: " "))@\(threshold)"
+            if state!.spotting != key {
+                cmd_ln_set_float_r(ps_get_config(decoder), "-kws_threshold", threshold)
+                guard ps_set_keyphrase(decoder, "hark-wake", words.joined(separator: " ")) == 0,
+                      ps_set_search(decoder, "hark-wake") == 0 else {
+                    throw RecognitionError("pocketsphinx could not spot '\(phrase)'")
+                }
+                state!.spotting = key
+            }
+            let pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
+            guard let last = pass.segments.last else { return nil }
+            return min(samples.count, (last.endFrame + 1) * Int(16_000 / frameRate))
+        }
     }
 
     /// Decodes one utterance of 16 kHz mono samples against `grammar`.

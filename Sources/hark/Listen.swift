@@ -10,7 +10,17 @@ extension HarkCommand {
     /// endpointer, assistant, spoken answer.
     struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Listen on the microphone (or raw 16-bit PCM on stdin with --device -) and answer each utterance.")
+            abstract: "Listen on the microphone (or raw 16-bit PCM on stdin with --device -) and answer each utterance.",
+            discussion: """
+                Push-to-talk / terminal use (no --wake): every utterance is a request; the answer is shown as a
+                card and spoken briefly (questions in full, a finished request's first sentence).
+                Hands-free (--wake "hey hark"): utterances without the wake phrase are ignored; what follows it is
+                the request (or, said alone, Hark answers "Yes?" and takes the next utterance); every answer is
+                spoken in full.
+                Examples:
+                  hark listen --wake "hey hark"
+                  sox request.wav -t raw -r 16000 -c 1 -e signed -b 16 - | hark listen --device - --wake "hey hark" --playback none
+                """)
 
         @Option(help: "ALSA capture device, or - for raw signed 16-bit little-endian mono PCM on standard input.")
         var device: String = "default"
@@ -24,6 +34,12 @@ extension HarkCommand {
         @Option(help: "ALSA playback device for Hark's answers; 'none' to only print them.")
         var playback: String = "default"
 
+        @Option(help: "Hands-free: answer only what follows this wake phrase (pocketsphinx keyword spotting).")
+        var wake: String?
+
+        @Option(help: "Keyword-spotting threshold for --wake (lower hears the phrase more readily, and falsely more often).")
+        var wakeThreshold: Double = 1e-20
+
         @Flag(help: "Print one JSON object per turn.")
         var json = false
 
@@ -34,6 +50,8 @@ extension HarkCommand {
             guard trailingSilence > 0.05, trailingSilence < 10 else {
                 throw ValidationError("--trailing-silence must be between 0.05 and 10 seconds")
             }
+            if let wake, !wake.contains(where: \.isLetter) { throw ValidationError("--wake needs words, got '\(wake)'") }
+            guard wakeThreshold > 0, wakeThreshold < 1 else { throw ValidationError("--wake-threshold must be between 0 and 1, e.g. 1e-20") }
         }
 
         func run() async throws {
@@ -42,23 +60,42 @@ extension HarkCommand {
                 let source: any AudioSource = device == "-"
                     ? RawPCMSource(fileHandle: .standardInput, sampleRate: inputRate)
                     : try ALSACapture(device: device)
-                let assistant = try Wiring.assistant(options)
+                let decoder = try Wiring.decoder(options)
+                let assistant = try Wiring.assistant(options, decoder: decoder)
                 let synthesizer = try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate)
                 let speaker: ALSAPlayback? = playback == "none" ? nil : ALSAPlayback(device: playback)
                 if let speaker { try speaker.checkDevice() }
                 var configuration = EndpointerConfiguration()
                 configuration.trailingSilence = trailingSilence
                 var endpointer = Endpointer(configuration: configuration)
-                FileHandle.standardError.write(Data("hark: listening on \(source.name); speak to an app by name\n".utf8))
-                func answer(_ utterance: Utterance) async throws {
-                    let turn = try await assistant.hear(utterance.samples)
+                var gate = wake.map { WakeGate(phrase: $0, threshold: wakeThreshold) }
+                let handsFree = gate != nil
+                FileHandle.standardError.write(Data("hark: listening on \(source.name); \(wake.map { "say \"\($0)\", then" } ?? "") speak to an app by name\n".utf8))
+                func say(_ text: String) async throws {
+                    if let speaker, !text.isEmpty { try await speaker.write(try synthesizer.synthesize(text)) }
+                }
+                func show(_ turn: Turn) async throws {
                     print(json ? turn.jsonLine : turn.card + "\n")
-                    if let speaker { try await speaker.write(try synthesizer.synthesize(turn.speech)) }
-                    // A slow handler's result, spoken when it arrives.
-                    for late in await assistant.lateResults() {
-                        print(json ? late.jsonLine : late.card + "\n")
-                        if let speaker { try await speaker.write(try synthesizer.synthesize(late.speech)) }
+                    try await say(handsFree ? turn.speech : turn.briefSpeech)
+                }
+                func answer(_ utterance: Utterance) async throws {
+                    var samples = utterance.samples
+                    if gate != nil {
+                        switch try await gate!.admit(samples, assistant: assistant, decoder: decoder) {
+                        case .ignored:
+                            FileHandle.standardError.write(Data(String(format: "hark: (%.1f s without \"%@\", ignored)\n", utterance.endTime - utterance.startTime, wake!).utf8))
+                            return
+                        case .woke:
+                            if json { print(#"{"code":"awake","speech":"Yes?"}"#) } else { print("hark:   Yes?\n") }
+                            try await say("Yes?")
+                            return
+                        case .request(let request):
+                            samples = request
+                        }
                     }
+                    try await show(try await assistant.hear(samples))
+                    // A slow handler's result, spoken when it arrives.
+                    for late in await assistant.lateResults() { try await show(late) }
                 }
                 for try await frame in source.frames() {
                     for utterance in endpointer.process(frame) { try await answer(utterance) }
