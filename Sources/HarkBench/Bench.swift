@@ -1,5 +1,6 @@
 import Foundation
 import Hark
+import HarkAudio
 import HarkGrammar
 
 /// How one utterance came out.
@@ -62,12 +63,41 @@ public struct BenchReport: Sendable, Codable {
     public var falseAcceptRate: Double?
     public var rtf: Double
     public var latencyMs: Latency
+    /// The process's peak resident memory so far, in MiB.
+    public var peakRssMb: Double = Bench.peakResidentMegabytes()
+    /// One entry per noise condition when noise is mixed (clean first).
+    public var bySnr: [Condition] = []
     public var errors: [UtteranceResult]
+
+    /// The figures of one noise condition.
+    public struct Condition: Sendable, Codable {
+        /// nil for the clean audio.
+        public var snrDb: Double?
+        public var commandAcceptance: Double
+        public var intentAccuracy: Double
+        public var wer: Double?
+        public var falseAcceptRate: Double?
+        public var rtf: Double
+        public var errors: Int
+
+        enum CodingKeys: String, CodingKey {
+            case wer, rtf, errors
+            case snrDb = "snr_db", commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
+            case falseAcceptRate = "false_accept_rate"
+        }
+    }
+
+    /// This report's figures as one condition.
+    public func condition(snr: Double?) -> Condition {
+        Condition(snrDb: snr, commandAcceptance: commandAcceptance, intentAccuracy: intentAccuracy, wer: wer,
+                  falseAcceptRate: falseAcceptRate, rtf: rtf, errors: errors.count)
+    }
 
     enum CodingKeys: String, CodingKey {
         case utterances, wer, rtf, errors
         case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
         case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
+        case peakRssMb = "peak_rss_mb", bySnr = "by_snr"
     }
 
     /// The report as a Markdown table.
@@ -84,7 +114,18 @@ public struct BenchReport: Sendable, Codable {
         lines += [
             "| decoding real-time factor | \(String(format: "%.3f", rtf)) |",
             "| latency p50 / p95 | \(String(format: "%.0f / %.0f ms", latencyMs.p50, latencyMs.p95)) |",
+            "| peak resident memory | \(String(format: "%.0f MiB", peakRssMb)) |",
         ]
+        if !bySnr.isEmpty {
+            lines += ["", "| SNR | command acceptance | intent accuracy | word error rate | real-time factor |", "|---|---|---|---|---|"]
+            for c in bySnr {
+                lines.append("| \(c.snrDb.map { String(format: "%g dB", $0) } ?? "clean") | \(pct(c.commandAcceptance)) | \(pct(c.intentAccuracy)) | \(c.wer.map(pct) ?? "–") | \(String(format: "%.3f", c.rtf)) |")
+            }
+            let noisy = bySnr.filter { $0.snrDb != nil }
+            if !noisy.isEmpty {
+                lines.append("| average of the noisy | \(pct(noisy.map(\.commandAcceptance).reduce(0, +) / Double(noisy.count))) | | | |")
+            }
+        }
         if !errors.isEmpty {
             lines += ["", "Errors (expected → got):", ""]
             for e in errors {
@@ -109,6 +150,7 @@ public enum Bench {
     /// - Parameter progress: called after each utterance with (done, total).
     /// - Throws: the first audio or recognition error, naming the file.
     public static func run(_ utterances: [LabelledUtterance], makeAssistant: () throws -> Assistant,
+                           noise: NoiseMixer? = nil, snr: Double? = nil,
                            progress: (Int, Int) -> Void = { _, _ in }) async throws -> BenchReport {
         var groups: [[LabelledUtterance]] = []
         var byConversation: [String: Int] = [:]
@@ -131,7 +173,7 @@ public enum Bench {
             }
             reusable = assistant
             for u in group.sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
-                let samples = try TurnAudio.read(path: u.audio)
+                let samples = try audio(u.audio, noise: noise, snr: snr)
                 let started = ContinuousClock.now
                 let turn = try await assistant.hear(samples)
                 let latency = (ContinuousClock.now - started) / .seconds(1)
@@ -140,6 +182,24 @@ public enum Bench {
             }
         }
         return report(results)
+    }
+
+    /// The utterance's samples as the recognizer gets them: with noise
+    /// mixed in when asked (before the endpointer, as a microphone would
+    /// hear it), then trimmed to the speech.
+    static func audio(_ path: String, noise: NoiseMixer?, snr: Double?) throws -> [Int16] {
+        guard let noise, let snr else { return try TurnAudio.read(path: path) }
+        let clean = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+        let mixed = PCMAudio(samples: noise.mix(clean.samples, snr: snr, key: URL(fileURLWithPath: path).lastPathComponent),
+                             sampleRate: PCMAudio.recognitionRate)
+        return (try Endpointer.trim(mixed) ?? mixed).int16Samples()
+    }
+
+    /// Peak resident memory of this process so far, in MiB.
+    public static func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Double(usage.ru_maxrss) / 1024 // kilobytes on Linux
     }
 
     static func score(_ u: LabelledUtterance, _ turn: Turn, latency: Double) -> UtteranceResult {

@@ -13,7 +13,11 @@ extension HarkCommand {
             discussion: """
                 Examples:
                   hark bench audio-fixtures/manifest.jsonl --report bench-report
-                  hark bench --labels barista-dev/labels.json --audio-dir barista-dev/audio
+                  hark bench --labels barista-dev/labels.json --audio-dir barista-dev/audio \\
+                             --noise barista-dev/kitchen-noise.wav --snr 24,18,12,6 --report bench-report
+                With --noise, every utterance is decoded clean and at each SNR (noise mixed as the
+                speech-to-intent benchmark defines it, excerpts chosen by a fixed seed); --report then also
+                writes accuracy-vs-snr.svg.
                 Command acceptance: the intent is right and every labelled slot has exactly the labelled
                 value (trimmed); extra slots are not counted against it; no answer is an error.
                 """)
@@ -27,8 +31,20 @@ extension HarkCommand {
         @Option(help: "Folder of the audio files the labels name (default: the labels' audio/ folder, else their folder).")
         var audioDir: String?
 
-        @Option(help: "Folder to write report.json into.")
+        @Option(help: "Folder to write report.json (and accuracy-vs-snr.svg) into.")
         var report: String?
+
+        @Option(help: "A WAV of noise to mix into every utterance (e.g. barista-dev/kitchen-noise.wav).")
+        var noise: String?
+
+        @Option(help: "Signal-to-noise ratios in dB for --noise, comma-separated.")
+        var snr: String = "24,18,12,6"
+
+        @Option(help: "Seed choosing the noise excerpts (the same seed mixes the same audio).")
+        var seed: UInt64 = 1234
+
+        @Option(help: "Exit non-zero when clean command acceptance (in %) is below this floor.")
+        var minCommandAcceptance: Double?
 
         @OptionGroup var options: AssistantOptions
 
@@ -37,6 +53,9 @@ extension HarkCommand {
             case (nil, nil): throw ValidationError("give a MANIFEST.jsonl or --labels labels.json")
             case (.some, .some): throw ValidationError("give either a MANIFEST.jsonl or --labels, not both")
             default: break
+            }
+            if noise != nil, snrs == nil {
+                throw ValidationError("--snr takes numbers in dB separated by commas, e.g. 24,18,12,6")
             }
             if audioDir != nil, labels == nil {
                 throw ValidationError("--audio-dir goes with --labels (a manifest names its audio relative to itself)")
@@ -53,18 +72,45 @@ extension HarkCommand {
                     utterances = try Manifest.load(manifest!)
                 }
                 let decoder = try Wiring.decoder(options)
-                let result = try await Bench.run(utterances, makeAssistant: { try Wiring.assistant(options, decoder: decoder) }) { done, total in
-                    FileHandle.standardError.write(Data("\r\(Self.bar(done, total)) \(done)/\(total)".utf8))
-                    if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+                let mixer = try noise.map { try NoiseMixer(noisePath: $0, seed: seed) }
+                let conditions: [Double?] = [nil] + (mixer == nil ? [] : snrs!.map(Optional.some))
+                var result: BenchReport?
+                var bySnr: [BenchReport.Condition] = []
+                for condition in conditions {
+                    let label = condition.map { String(format: "%g dB", $0) } ?? "clean"
+                    let report = try await Bench.run(utterances, makeAssistant: { try Wiring.assistant(options, decoder: decoder) },
+                                                     noise: mixer, snr: condition) { done, total in
+                        FileHandle.standardError.write(Data("\r\(label): \(Self.bar(done, total)) \(done)/\(total)".utf8))
+                        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+                    }
+                    if result == nil { result = report }
+                    bySnr.append(report.condition(snr: condition))
                 }
-                print(result.markdown)
+                var final = result!
+                if mixer != nil { final.bySnr = bySnr }
+                final.peakRssMb = Bench.peakResidentMegabytes()
+                print(final.markdown)
                 if let report {
                     try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    try encoder.encode(result).write(to: URL(fileURLWithPath: report).appendingPathComponent("report.json"))
+                    let folder = URL(fileURLWithPath: report)
+                    try encoder.encode(final).write(to: folder.appendingPathComponent("report.json"))
+                    if mixer != nil {
+                        let title = "Hark: \(URL(fileURLWithPath: manifest ?? labels!).deletingLastPathComponent().lastPathComponent), \(utterances.count) utterances"
+                        try Data(AccuracyPlot.svg(bySnr, title: title).utf8).write(to: folder.appendingPathComponent("accuracy-vs-snr.svg"))
+                    }
+                }
+                if let floor = minCommandAcceptance, final.commandAcceptance * 100 < floor {
+                    throw CommandFailure(description: String(format: "command acceptance %.1f%% is below the floor of %.1f%%", final.commandAcceptance * 100, floor))
                 }
             }
+        }
+
+        /// The SNRs of --snr, or nil when one is not a number.
+        var snrs: [Double]? {
+            let values = snr.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            return values.isEmpty || values.contains(nil) ? nil : values.compactMap { $0 }
         }
 
         static func bar(_ done: Int, _ total: Int, width: Int = 30) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import HarkBench
+import HarkTestSupport
 import Testing
 
 typealias BenchAnswer = Bench.Answer
@@ -189,5 +190,81 @@ struct ImportCommandTests {
         let audioDirAlone = try runHark(["bench", "m.jsonl", "--audio-dir", "/tmp"])
         #expect(audioDirAlone.status != 0)
         #expect(audioDirAlone.err.contains("--audio-dir goes with --labels"))
+    }
+}
+
+@Suite("bench: noise mixing")
+struct NoiseMixerTests {
+    /// A 440 Hz tone of `count` samples, and noise from a fixed generator.
+    static let speech: [Float] = (0..<20_000).map { Float(sin(Double($0) * 2 * .pi * 440 / 16_000)) * 0.3 }
+    static let noise: [Float] = {
+        var generator = SplitMix64(seed: 7)
+        return (0..<100_000).map { _ in Float(Double(generator.next() % 2001) / 1000 - 1) * 0.1 }
+    }()
+
+    @Test("the scaled noise has the asked SNR by peak frame energy, and the sum peaks at half scale", arguments: [24.0, 12.0, 6.0, 0.0])
+    func snrDefinition(snr: Double) throws {
+        let mixer = try NoiseMixer(noise: Self.noise)
+        let mixed = mixer.mix(Self.speech, snr: snr, key: "a.wav")
+        try #require(mixed.count == Self.speech.count)
+        #expect(abs(mixed.map(abs).max()! - 0.5) < 1e-6)
+        // The noise part of `mixed`, in the mix's scale, at the tone's gain in `mixed`.
+        let mixGain = estimateGain(mixed: mixed)
+        let residue = zip(mixed, Self.speech).map { Float(Double($0) - mixGain * Double($1)) }
+        let measured = 10 * log10(NoiseMixer.peakFrameEnergy(Self.speech.map { Float(Double($0) * mixGain) }) / NoiseMixer.peakFrameEnergy(residue))
+        #expect(abs(measured - snr) < 0.2, "asked \(snr) dB, measured \(measured) dB")
+    }
+
+    /// The tone's gain in the mix, by least squares (noise is uncorrelated with the tone).
+    func estimateGain(mixed: [Float]) -> Double {
+        let dot = zip(mixed, Self.speech).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+        let norm = Self.speech.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return dot / norm
+    }
+
+    @Test("the same seed and file name mix the same audio; another name takes another excerpt")
+    func deterministic() throws {
+        let a = try NoiseMixer(noise: Self.noise, seed: 1234), b = try NoiseMixer(noise: Self.noise, seed: 1234)
+        #expect(a.mix(Self.speech, snr: 12, key: "x.wav") == b.mix(Self.speech, snr: 12, key: "x.wav"))
+        #expect(a.mix(Self.speech, snr: 12, key: "x.wav") != a.mix(Self.speech, snr: 12, key: "y.wav"))
+        // A known first value pins the generator across machines and Swift versions.
+        var generator = SplitMix64(seed: 0)
+        #expect(generator.next() == 0xe220_a839_7b1d_cdaf)
+    }
+
+    @Test("silent noise is a clear error")
+    func silentNoise() {
+        #expect(throws: BenchError.self) { try NoiseMixer(noise: [Float](repeating: 0, count: 4096)) }
+    }
+}
+
+@Suite("bench: the command", .serialized)
+struct BenchCommandTests {
+    @Test("--noise --snr writes report.json with by_snr and peak memory, the SVG plot, and holds a floor")
+    func noisyReport() throws {
+        let dir = try temporaryDirectory("bench-cli")
+        let noise = dir.appendingPathComponent("pink.wav").path
+        try run("/usr/bin/sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", noise, "synth", "5", "pinknoise"])
+        let lines = try String(contentsOf: Repo.fixtures.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.contains("flite-rms/monkeychat-send-bobo-bananas.wav") || $0.contains("flite-rms/monkeychat-little-bobo.wav") }
+        try #require(lines.count == 2)
+        let manifest = dir.appendingPathComponent("manifest.jsonl")
+        try Data(lines.map { $0.replacingOccurrences(of: #""audio": ""#, with: #""audio": "\#(Repo.fixtures.path)/"#)
+            .replacingOccurrences(of: #""audio":""#, with: #""audio":"\#(Repo.fixtures.path)/"#) }.joined(separator: "\n").utf8).write(to: manifest)
+        let report = dir.appendingPathComponent("report").path
+        let result = try runHark(["bench", manifest.path, "--noise", noise, "--snr", "18,0", "--report", report])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("| 18 dB |") && result.out.contains("| 0 dB |") && result.out.contains("| clean |"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/report.json"))) as? [String: Any])
+        for key in ["utterances", "command_acceptance", "intent_accuracy", "wer", "rtf", "latency_ms", "peak_rss_mb", "by_snr", "errors"] {
+            #expect(json[key] != nil, "report.json lacks \(key)")
+        }
+        let bySnr = try #require(json["by_snr"] as? [[String: Any]])
+        #expect(bySnr.count == 3)
+        #expect((json["peak_rss_mb"] as? Double ?? 0) > 10)
+        let svg = try String(contentsOfFile: report + "/accuracy-vs-snr.svg", encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("command acceptance") && svg.contains("18 dB"))
+        let floor = try runHark(["bench", manifest.path, "--min-command-acceptance", "101"])
+        #expect(floor.status != 0 && floor.err.contains("below the floor"), "\(floor.err)")
     }
 }
