@@ -39,6 +39,9 @@ public actor Assistant {
     private var late: [PendingResult] = []
     /// Phones of vocabulary words, for breaking ties between homophones.
     private var phoneCache: [String: [String]?] = [:]
+    /// Each word of the user's vocabulary and the best (lowest) position of
+    /// a string holding it; rebuilt with the grammar when vocabulary changes.
+    private var vocabularyRank: [String: Int] = [:]
     private var vocabularySource: (@Sendable (String) async -> [String: [String]]?)?
     /// The app to name in the next answer (set when the request named none).
     private var announcing: String?
@@ -90,6 +93,7 @@ public actor Assistant {
         self.dictation = dictation
         mainGraph = graph
         mainParser = TextParser(graph: graph)
+        vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = DecoderGrammar(graph: graph, dictation: dictation)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
@@ -161,6 +165,7 @@ public actor Assistant {
     private func rebuildMainGrammar() throws {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
+        vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
@@ -222,14 +227,7 @@ public actor Assistant {
     /// when the result still parses: the recognizer cannot tell "Koko" from
     /// "Coco", and SiriKit's order of vocabulary strings breaks the tie.
     func preferringEarlierHomophones(_ text: String, decoder: PocketSphinxDecoder) -> String {
-        var rank: [String: Int] = [:]
-        for (_, types) in catalog.userVocabulary {
-            for (_, strings) in types {
-                for (index, string) in strings.enumerated() {
-                    for word in SpokenForm.words(of: string) { rank[word] = min(rank[word] ?? .max, index) }
-                }
-            }
-        }
+        let rank = vocabularyRank
         var words = text.split(separator: " ").map(String.init)
         var changed = false
         for (i, word) in words.enumerated() {
@@ -243,6 +241,20 @@ public actor Assistant {
         guard changed else { return text }
         let candidate = words.joined(separator: " ")
         return (answerParser ?? mainParser).parse(candidate).isEmpty ? text : candidate
+    }
+
+    /// Each word of `vocabulary` (app → type → strings, most important
+    /// first) and the best position of a string holding it.
+    static func rank(_ vocabulary: [String: [String: [String]]]) -> [String: Int] {
+        var rank: [String: Int] = [:]
+        for (_, types) in vocabulary {
+            for (_, strings) in types {
+                for (index, string) in strings.enumerated() {
+                    for word in SpokenForm.words(of: string) { rank[word] = min(rank[word] ?? .max, index) }
+                }
+            }
+        }
+        return rank
     }
 
     private func homophonePhones(_ word: String, _ decoder: PocketSphinxDecoder) -> [String]? {

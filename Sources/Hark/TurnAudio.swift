@@ -13,8 +13,13 @@ public enum TurnAudio {
         let audio = path == "-"
             ? try PCMAudio.rawStandardInput()
             : try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+        return try samples(of: audio, configuration: configuration)
+    }
+
+    /// `audio` (16 kHz) trimmed to the speech the endpointer finds, as samples.
+    public static func samples(of audio: PCMAudio, configuration: EndpointerConfiguration = EndpointerConfiguration()) throws -> [Int16] {
         // All of it when no speech is found, so a quiet speaker is still
         // decoded rather than dropped.
-        return (try Endpointer.trim(audio, configuration: configuration) ?? audio).int16Samples()
+        (try Endpointer.trim(audio, configuration: configuration) ?? audio).int16Samples()
     }
 }

@@ -44,7 +44,7 @@ public struct WakeGate: Sendable {
         guard let end = try decoder.spot(phrase, in: samples, threshold: threshold) else { return .ignored }
         let rest = Array(samples[end...])
         let audio = PCMAudio(int16: rest, sampleRate: PCMAudio.recognitionRate)
-        if rest.count >= Self.minimumRequestSamples, let speech = try? Endpointer.trim(audio), speech.int16Samples().count >= Self.minimumRequestSamples {
+        if rest.count >= Self.minimumRequestSamples, let speech = try? Endpointer.trim(audio), speech.samples.count >= Self.minimumRequestSamples {
             return .request(rest)
         }
         awake = true

@@ -192,7 +192,7 @@ public enum Bench {
         let clean = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
         let mixed = PCMAudio(samples: noise.mix(clean.samples, snr: snr, key: URL(fileURLWithPath: path).lastPathComponent),
                              sampleRate: PCMAudio.recognitionRate)
-        return (try Endpointer.trim(mixed) ?? mixed).int16Samples()
+        return try TurnAudio.samples(of: mixed)
     }
 
     /// Peak resident memory of this process so far, in MiB.
