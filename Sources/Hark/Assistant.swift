@@ -209,7 +209,7 @@ public actor Assistant {
     public func hear(_ samples: [Int16]) async throws -> Turn {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
         refreshVocabulary()
-        let recognition = try decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
+        let recognition = try await decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
         logger.debug("recognised", metadata: [
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",
             "asr.rtf": "\(recognition.realTimeFactor)",

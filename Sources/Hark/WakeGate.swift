@@ -41,7 +41,7 @@ public struct WakeGate: Sendable {
             awake = false
             return .request(samples)
         }
-        guard let end = try decoder.spot(phrase, in: samples, threshold: threshold) else { return .ignored }
+        guard let end = try await decoder.spot(phrase, in: samples, threshold: threshold) else { return .ignored }
         let rest = Array(samples[end...])
         let audio = PCMAudio(int16: rest, sampleRate: PCMAudio.recognitionRate)
         if rest.count >= Self.minimumRequestSamples, let speech = try? Endpointer.trim(audio), speech.samples.count >= Self.minimumRequestSamples {

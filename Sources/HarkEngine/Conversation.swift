@@ -165,8 +165,8 @@ public actor Conversation {
     private func proceed() async -> EngineReply {
         for parameter in description.parameters where !settled.contains(parameter.name) {
             let intent = self.intent, handler = self.handler
-            let outcome = await wait(for: Task { try await handler.resolve(parameter.name, of: intent) },
-                                     upTo: configuration.timeout)
+            let outcome = await AppCall { try await handler.resolve(parameter.name, of: intent) }
+                .outcome(within: configuration.timeout)
             let result: ResolutionResult
             switch outcome {
             case .value(let value): result = value
@@ -203,7 +203,7 @@ public actor Conversation {
         }
         let intent = self.intent, handler = self.handler
         let confirmation: IntentResponse
-        switch await wait(for: Task { try await handler.confirm(intent) }, upTo: configuration.timeout) {
+        switch await AppCall({ try await handler.confirm(intent) }).outcome(within: configuration.timeout) {
         case .value(let value): confirmation = value
         case .failed(let error): return thrown(error, stage: "confirm(intent:)")
         case .timedOut: return timedOut(stage: "confirm(intent:)")
@@ -226,18 +226,18 @@ public actor Conversation {
 
     private func handle() async -> EngineReply {
         let intent = self.intent, handler = self.handler
-        let task = Task { try await handler.handle(intent) }
-        switch await wait(for: task, upTo: configuration.progressBudget) {
+        let call = AppCall { try await handler.handle(intent) }
+        switch await call.outcome(within: configuration.progressBudget) {
         case .value(let response): return handled(response)
         case .failed(let error): return thrown(error, stage: "handle(intent:)")
         case .timedOut:
             let rest = configuration.timeout - configuration.progressBudget
             let late = Task { () -> EngineReply in
-                switch await wait(for: task, upTo: rest) {
+                switch await call.outcome(within: rest) {
                 case .value(let response): return await self.handled(response)
                 case .failed(let error): return await self.thrown(error, stage: "handle(intent:)")
                 case .timedOut:
-                    task.cancel()
+                    call.cancel()
                     return await self.timedOut(stage: "handle(intent:)")
                 }
             }

@@ -21,45 +21,61 @@ enum StageOutcome<T: Sendable>: Sendable {
     case timedOut
 }
 
-/// Resumes a continuation once, from whichever side finishes first.
-final class Once<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<StageOutcome<T>, Never>?>(nil)
-    private let sleeper = Mutex<Task<Void, Never>?>(nil)
-
-    func arm(_ continuation: CheckedContinuation<StageOutcome<T>, Never>) {
-        self.continuation.withLock { $0 = continuation }
+/// A call into the app, running in a task of its own. Its outcome is kept
+/// the moment the app returns, in the app's own task, so a scheduler that
+/// is late to run the engine cannot make a fast answer look slow.
+final class AppCall<T: Sendable>: Sendable {
+    private struct State {
+        var outcome: StageOutcome<T>?
+        var waiting: [Int: CheckedContinuation<StageOutcome<T>, Never>] = [:]
+        var nextWaiter = 0
     }
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
-    func setSleeper(_ task: Task<Void, Never>) { sleeper.withLock { $0 = task } }
-
-    func finish(_ outcome: StageOutcome<T>) {
-        continuation.withLock { pending in
-            pending?.resume(returning: outcome)
-            pending = nil
+    init(_ operation: @escaping @Sendable () async throws -> T) {
+        let started = Task { [self] in
+            do { finish(.value(try await operation())) } catch { finish(.failed(error)) }
         }
+        task.withLock { $0 = started }
     }
 
-    func cancelSleeper() { sleeper.withLock { $0?.cancel() } }
-}
+    /// Cancels the app's task (a hung handler may ignore it; the engine has moved on).
+    func cancel() { task.withLock { $0?.cancel() } }
 
-/// Waits for `task` up to `limit` without blocking on it past the limit (a
-/// hung handler keeps running, or is cancelled by the caller, but the
-/// conversation goes on).
-func wait<T: Sendable>(for task: Task<T, any Error>, upTo limit: Duration) async -> StageOutcome<T> {
-    let once = Once<T>()
-    let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<StageOutcome<T>, Never>) in
-        once.arm(continuation)
-        Task {
-            switch await task.result {
-            case .success(let value): once.finish(.value(value))
-            case .failure(let error): once.finish(.failed(error))
+    private func finish(_ outcome: StageOutcome<T>) {
+        let waiting = state.withLock { state -> [CheckedContinuation<StageOutcome<T>, Never>] in
+            state.outcome = outcome
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.resume(returning: outcome) }
+    }
+
+    /// The app's outcome, or ``StageOutcome/timedOut`` when it has not
+    /// returned within `limit` (the call keeps running; wait again or cancel it).
+    func outcome(within limit: Duration) async -> StageOutcome<T> {
+        let sleeper = Mutex<Task<Void, Never>?>(nil)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<StageOutcome<T>, Never>) in
+            let id = state.withLock { state -> Int? in
+                if state.outcome != nil { return nil }
+                state.nextWaiter += 1
+                state.waiting[state.nextWaiter] = continuation
+                return state.nextWaiter
+            }
+            guard let id else {
+                continuation.resume(returning: state.withLock { $0.outcome! })
+                return
+            }
+            sleeper.withLock {
+                $0 = Task { [self] in
+                    do { try await Task.sleep(for: limit) } catch { return }
+                    let expired = state.withLock { $0.waiting.removeValue(forKey: id) }
+                    expired?.resume(returning: .timedOut)
+                }
             }
         }
-        once.setSleeper(Task {
-            do { try await Task.sleep(for: limit) } catch { return }
-            once.finish(.timedOut)
-        })
+        sleeper.withLock { $0?.cancel() }
+        return outcome
     }
-    once.cancelSleeper()
-    return outcome
 }

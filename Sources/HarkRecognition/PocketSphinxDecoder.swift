@@ -98,6 +98,11 @@ public final class PocketSphinxDecoder: Sendable {
 
     private let state: Mutex<State?>
     public let model: AcousticModel
+    /// The thread the async entry points decode on: a decode keeps a CPU
+    /// busy for up to seconds, and a thread of Swift's cooperative pool
+    /// blocked that long (there are as many as cores) stalls every other
+    /// task, handler time budgets and audio capture among them.
+    private let worker = DispatchQueue(label: "hark.pocketsphinx.decoder")
     public let options: DecoderOptions
     /// The pocketsphinx arguments both decoders share.
     private let sharedArguments: [String: String]
@@ -235,6 +240,23 @@ public final class PocketSphinxDecoder: Sendable {
             }
         }
         state.knownWords.formUnion(new)
+    }
+
+    /// Runs `work` on the decoder's own thread, off the cooperative pool.
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            worker.async { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+
+    /// ``spot(_:in:threshold:)`` from async code, without blocking a thread of the cooperative pool.
+    public func spot(_ phrase: String, in samples: [Int16], threshold: Double = 1e-20) async throws -> Int? {
+        try await offPool { try self.spot(phrase, in: samples, threshold: threshold) }
+    }
+
+    /// ``recognize(_:grammar:)`` from async code, without blocking a thread of the cooperative pool.
+    public func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition {
+        try await offPool { try self.recognize(samples, grammar: grammar) }
     }
 
     /// Looks for a wake phrase ("hey hark") in an utterance with

@@ -1,5 +1,6 @@
 import HarkEngine
 import HarkIntents
+import HarkTestSupport
 import Testing
 
 /// A handler that takes `delay` to handle (or hangs), for the time rules.
@@ -7,6 +8,15 @@ struct SlowHandler: IntentHandler {
     var delay: Duration
     func handle(_ intent: Intent) async throws -> IntentResponse {
         try await Task.sleep(for: delay)
+        return IntentResponse(code: .success)
+    }
+}
+
+/// A handler that answers only once the test opens its gate.
+struct GatedHandler: IntentHandler {
+    var gate: Gate
+    func handle(_ intent: Intent) async throws -> IntentResponse {
+        await gate.wait()
         return IntentResponse(code: .success)
     }
 }
@@ -28,12 +38,14 @@ struct ConfirmsSuccessHandler: INSearchForAccountsIntentHandling {
 struct EngineRulesTests {
     @Test("a handler slower than the budget is reported in progress, then its result arrives")
     func slowHandler() async {
+        let gate = Gate()
         let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
-                                        handler: SlowHandler(delay: .milliseconds(400)),
-                                        configuration: EngineConfiguration(progressBudget: .milliseconds(50), timeout: .seconds(20)))
+                                        handler: GatedHandler(gate: gate),
+                                        configuration: EngineConfiguration(progressBudget: .milliseconds(50), timeout: .seconds(120)))
         let first = await conversation.start()
         #expect(first.code == .inProgress)
         #expect(first.speech == "MonkeyChat is still working on it. I'll tell you when it's done.")
+        gate.open()
         let pending = try? #require(first.pending)
         let late = await pending?.result()
         #expect(late?.code == .success)

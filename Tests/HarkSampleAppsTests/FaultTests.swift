@@ -4,6 +4,7 @@ import HarkEngine
 import HarkGrammar
 import HarkIntents
 import HarkSampleApps
+import HarkTestSupport
 import Testing
 
 /// Handlers that misbehave, installed in place of MonkeyChat's.
@@ -12,9 +13,11 @@ struct ThrowingCallHistory: INSearchCallHistoryIntentHandling {
     func handle(intent: INSearchCallHistoryIntent) async throws -> IntentResponse { throw Broken() }
 }
 
+/// Slower than any budget until the test opens its gate.
 struct SlowVideoCall: INStartVideoCallIntentHandling {
+    let gate: Gate
     func handle(intent: INStartVideoCallIntent) async throws -> IntentResponse {
-        try await Task.sleep(for: .milliseconds(500))
+        await gate.wait()
         return IntentResponse(code: .success)
     }
 }
@@ -25,13 +28,16 @@ struct ReadyAudioCall: INStartAudioCallIntentHandling {
 
 @Suite("Faulty handlers, typed turns")
 struct FaultTests {
-    func assistant() throws -> Assistant {
+    /// The slow handler waits for `gate`, so the short budget always runs
+    /// out first; the other handlers answer at once, and the long timeout
+    /// leaves a busy test machine room.
+    func assistant(budget: Duration = .seconds(60), gate: Gate = Gate()) throws -> Assistant {
         try SampleApps.assistant(
             modelsDirectory: Repo.models, appsDirectory: SampleInfo.appsFolder().path, dataDirectory: temporaryDirectory(),
-            decoder: nil, configuration: EngineConfiguration(progressBudget: .milliseconds(100), timeout: .seconds(20)),
+            decoder: nil, configuration: EngineConfiguration(progressBudget: budget, timeout: .seconds(120)),
             extraHandlers: [
                 IntentKey(app: "MonkeyChat", intent: "INSearchCallHistoryIntent"): INSearchCallHistoryIntent.handler(ThrowingCallHistory()),
-                IntentKey(app: "MonkeyChat", intent: "INStartVideoCallIntent"): INStartVideoCallIntent.handler(SlowVideoCall()),
+                IntentKey(app: "MonkeyChat", intent: "INStartVideoCallIntent"): INStartVideoCallIntent.handler(SlowVideoCall(gate: gate)),
                 IntentKey(app: "MonkeyChat", intent: "INStartAudioCallIntent"): INStartAudioCallIntent.handler(ReadyAudioCall()),
             ])
     }
@@ -49,10 +55,12 @@ struct FaultTests {
 
     @Test("a slow handler: the person hears it is in progress, then the result")
     func slow() async throws {
-        let assistant = try assistant()
+        let gate = Gate()
+        let assistant = try assistant(budget: .milliseconds(100), gate: gate)
         let first = await assistant.read("video call Bobo on MonkeyChat")
         #expect(first.code == "inProgress")
         #expect(first.speech == "MonkeyChat is still working on it. I'll tell you when it's done.")
+        gate.open()
         let late = await assistant.lateResults()
         #expect(late.map(\.code) == ["success"])
         #expect(late.first?.speech == "Starting a video call with Bobo.")
@@ -61,7 +69,7 @@ struct FaultTests {
 
     @Test("handle answering ready is a developer error, not spoken")
     func ready() async throws {
-        let turn = await try assistant().read("call Bobo on MonkeyChat")
+        let turn = try await assistant().read("call Bobo on MonkeyChat")
         #expect(turn.code == "failure")
         #expect(turn.speech == "Sorry, MonkeyChat couldn't do that.")
         #expect(turn.developerError?.contains("handle(intent:) answered 'ready'") == true)
@@ -73,7 +81,8 @@ struct StaleListTests {
     @Test("a title the app cannot find is unsupported: the reason is spoken and the question asked again")
     func unsupported() async throws {
         let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, appsDirectory: SampleInfo.appsFolder().path,
-                                                 dataDirectory: temporaryDirectory(), decoder: nil)
+                                                 dataDirectory: temporaryDirectory(), decoder: nil,
+                                                 configuration: EngineConfiguration(progressBudget: .seconds(60), timeout: .seconds(120)))
         // The vocabulary still names a list the person has since deleted.
         try await assistant.setVocabulary(["Grocery", "Grocery Store", "Hardware Store", "Office Supplies", "Zoo"],
                                           type: "notebookItemTitle", app: "ListOMat")

@@ -1,6 +1,7 @@
 import Foundation
 import HarkTestSupport
 import Hark
+import HarkEngine
 import HarkBench
 import HarkRecognition
 import HarkSampleApps
@@ -60,9 +61,14 @@ let sharedDecoder: PocketSphinxDecoder = {
     try! PocketSphinxDecoder(model: AcousticModel())
 }()
 
+/// Time limits for assistants in tests that are not about time: the suite
+/// runs in parallel on two cores, and a scheduler seconds late must not turn
+/// an answer into "still working on it".
+let patient = EngineConfiguration(progressBudget: .seconds(60), timeout: .seconds(120))
+
 func makeAssistant(recognizer: Bool = true) throws -> Assistant {
     try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: try temporaryDirectory(),
-                             decoder: recognizer ? sharedDecoder : nil)
+                             decoder: recognizer ? sharedDecoder : nil, configuration: patient)
 }
 
 /// Runs the `hark` executable, with `stdin` (a file path) as its standard

@@ -64,7 +64,8 @@ private func assistant(apps: String, data: URL? = nil, recognizer: Bool = false)
     let store = try UserVocabularyStore(dataDirectory: data)
     try store.seed(Dictionary(uniqueKeysWithValues: catalog.apps.map { ($0.name, ["contactName": MonkeyChat.defaultContacts]) }))
     return try Assistant(catalog: catalog, handlers: handlers, decoder: recognizer ? sharedDecoder : nil,
-                         dictation: try Resources.dictation(modelsDirectory: Repo.models), vocabularyStore: store)
+                         dictation: try Resources.dictation(modelsDirectory: Repo.models), vocabularyStore: store,
+                         configuration: patient)
 }
 
 @Suite("App names gate requests")
@@ -119,7 +120,7 @@ struct AppRoutingTests {
         let catalog = try Catalog.load(appsDirectory: Repo.models + "/benchmark-apps", domainsDirectory: Repo.models + "/domains")
         #expect(catalog.defaultApp == "Barista")
         let assistant = try Assistant(catalog: catalog, handlers: [:], decoder: nil,
-                                      dictation: try Resources.dictation(modelsDirectory: Repo.models))
+                                      dictation: try Resources.dictation(modelsDirectory: Repo.models), configuration: patient)
         let turn = await assistant.read("can I get a large latte")
         #expect(turn.app == "Barista" && turn.intent == "orderDrink", "\(turn)")
         #expect(turn.slots["size"] == "large" && turn.slots["coffeeDrink"] == "latte")
