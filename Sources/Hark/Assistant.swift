@@ -94,7 +94,7 @@ public actor Assistant {
         mainGraph = graph
         mainParser = TextParser(graph: graph)
         vocabularyRank = Self.rank(catalog.userVocabulary)
-        mainGrammar = DecoderGrammar(graph: graph, dictation: dictation)
+        mainGrammar = DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
@@ -166,7 +166,7 @@ public actor Assistant {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
         vocabularyRank = Self.rank(catalog.userVocabulary)
-        mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation)
+        mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 

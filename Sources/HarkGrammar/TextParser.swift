@@ -43,7 +43,10 @@ public struct TextParser: Sendable {
     /// Words that may be dropped anywhere at a small cost.
     public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so", "please", "like"]
     /// Phrases that may open a request and are ignored.
-    public var wakePhrases: [[String]] = [["hey", "siri"], ["hey", "hark"], ["ok", "hark"], ["siri"], ["hark"]]
+    public var wakePhrases: [[String]] = TextParser.standardWakePhrases
+    /// What people say before a request out of habit ("Hey Siri, send a
+    /// MonkeyChat message"); the recognizer's request search accepts them too.
+    public static let standardWakePhrases: [[String]] = [["hey", "siri"], ["hey", "hark"], ["ok", "hark"], ["siri"], ["hark"]]
 
     /// Today and the default currency, for built-in slot types (`date`, `currency`).
     public var valueContext: SpokenValueContext

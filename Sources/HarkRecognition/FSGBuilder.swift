@@ -10,6 +10,10 @@ import HarkGrammar
 /// share its probability mass equally, as pocketsphinx's own JSGF compiler
 /// does for unweighted alternatives.
 ///
+/// Leading phrases get a start state of their own: half its mass goes
+/// straight to the grammar, half to the phrases, each a chain of words
+/// ending where the grammar starts.
+///
 /// With a rejection penalty, a garbage branch runs beside the grammar from
 /// the start state: a loop of garbage phones to the final state, each phone
 /// paying the penalty.
@@ -21,6 +25,8 @@ enum FSGBuilder {
         var rejectionPhonePenalty: Double?
         /// The phones the model can pronounce as pseudo-words.
         var phones: [String]
+        /// Phrases that may precede any sentence ("hey siri").
+        var leadingPhrases: [[String]] = []
     }
 
     static func build(_ automaton: WordAutomaton, settings: Settings, name: String, decoder: OpaquePointer) throws -> UnsafeMutablePointer<fsg_model_t> {
@@ -31,11 +37,15 @@ enum FSGBuilder {
         // more for the garbage loop.
         let finalState = automaton.stateCount
         let garbageState = automaton.stateCount + 1
-        let stateCount = automaton.stateCount + (settings.rejectionPhonePenalty == nil ? 1 : 2)
+        let grammarStates = automaton.stateCount + (settings.rejectionPhonePenalty == nil ? 1 : 2)
+        // The leading phrases' start, then one state after each of their words but the last.
+        let leadStart = grammarStates
+        let leadWords = settings.leadingPhrases.reduce(0) { $0 + $1.count - 1 }
+        let stateCount = grammarStates + (settings.leadingPhrases.isEmpty ? 0 : 1 + leadWords)
         guard let fsg = fsg_model_init(name, lmath, lw, Int32(stateCount)) else {
             throw RecognitionError("pocketsphinx could not allocate a grammar of \(stateCount) states")
         }
-        fsg.pointee.start_state = Int32(automaton.start)
+        fsg.pointee.start_state = Int32(settings.leadingPhrases.isEmpty ? automaton.start : leadStart)
         fsg.pointee.final_state = Int32(finalState)
 
         var wordIDs: [String: Int32] = [:]
@@ -47,6 +57,22 @@ enum FSGBuilder {
         }
         let phoneShare = 1.0 / Double(settings.phones.count)
         var hasEpsilons = false
+        if !settings.leadingPhrases.isEmpty {
+            fsg_model_null_trans_add(fsg, Int32(leadStart), Int32(automaton.start), logmath_log(lmath, 0.5))
+            hasEpsilons = true
+            let phraseLogp = logmath_log(lmath, 0.5 / Double(settings.leadingPhrases.count))
+            var next = leadStart + 1
+            for phrase in settings.leadingPhrases {
+                var from = leadStart
+                for (i, word) in phrase.enumerated() {
+                    let last = i == phrase.count - 1
+                    let to = last ? automaton.start : next
+                    fsg_model_trans_add(fsg, Int32(from), Int32(to), i == 0 ? phraseLogp : 0, wordID(word))
+                    if !last { next += 1 }
+                    from = to
+                }
+            }
+        }
         for from in 0..<automaton.stateCount {
             let transitions = automaton.transitions[from]
             let epsilons = automaton.epsilons[from]

@@ -184,7 +184,7 @@ public final class PocketSphinxDecoder: Sendable {
         }
         state.spotting = nil
         let graph = grammar.graph
-        let needed = graph.vocabulary
+        let needed = graph.vocabulary.union(grammar.leadingPhrases.joined())
         let missing = needed.filter { !state.lexicon.contains($0) }.sorted()
         guard missing.isEmpty else {
             throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
@@ -197,7 +197,7 @@ public final class PocketSphinxDecoder: Sendable {
         let settings = FSGBuilder.Settings(
             freeTextPhonePenalty: options.freeTextPhonePenalty,
             rejectionPhonePenalty: grammar.rejectsOutOfGrammar ? options.rejectionPhonePenalty : nil,
-            phones: state.phones)
+            phones: state.phones, leadingPhrases: grammar.leadingPhrases)
         let fsg = try FSGBuilder.build(grammar.automaton, settings: settings, name: name, decoder: decoder)
         defer { fsg_model_free(fsg) }
         guard ps_set_fsg(decoder, name, fsg) == 0, ps_set_search(decoder, name) == 0 else {
@@ -443,11 +443,19 @@ public final class DecoderGrammar: Sendable {
     /// where any speech is an answer.
     public let rejectsOutOfGrammar: Bool
 
-    public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true) {
+    /// Phrases that may come before any sentence of the grammar and are
+    /// not part of the transcript's meaning ("hey siri"): without them in the
+    /// search, a request opened by a wake phrase is forced onto the nearest
+    /// sentence, or rejected.
+    public let leadingPhrases: [[String]]
+
+    public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true,
+                leadingPhrases: [[String]] = []) {
         id = Self.counter.add(1, ordering: .relaxed).newValue
         self.graph = graph
         self.dictation = dictation
         self.rejectsOutOfGrammar = rejectsOutOfGrammar
+        self.leadingPhrases = leadingPhrases.filter { !$0.isEmpty }
         automaton = WordAutomaton(minimizing: graph) ?? WordAutomaton(unminimized: graph)
     }
 

@@ -14,11 +14,11 @@ func synthesise(_ text: String, voice: String = "rms", to path: String) throws {
 @Suite("Seed conversations, spoken", .serialized)
 struct SpokenSeedTests {
     static let seeds: [(name: String, turns: [String])] = [
-        ("a", ["Send a MonkeyChat message", "Bobo", "Please send more bananas"]),
+        // As the seeds are spoken, "Hey Siri" and all: the request search accepts a leading wake phrase.
+        ("a", ["Hey Siri, send a MonkeyChat message", "Bobo", "Please send more bananas"]),
         ("b", ["Send a message to Bobo on MonkeyChat", "Please send more bananas"]),
         ("c", ["MonkeyChat Bobo please send more bananas"]),
-        // Without "Hey Siri": the wake phrase is for `listen --wake`, not in the request grammar.
-        ("d", ["Can you please do me a favor and launch the MonkeyChat app to send a text with the message please send more bananas",
+        ("d", ["Hey Siri, can you please do me a favor and launch the MonkeyChat app to send a text with the message please send more bananas",
                "My best friend Bobo"]),
     ]
 
