@@ -363,33 +363,39 @@ public final class PocketSphinxDecoder: Sendable {
     /// The words of the first pass, with each run of free-text phones
     /// replaced by what the n-gram decoder hears in those seconds.
     private static func transcribeFreeText(_ segments: [Segment], samples: [Int16], state: State, frameRate: Double) throws -> [RecognizedWord] {
-        var words: [RecognizedWord] = []
-        var run: [Segment] = []
-        func flush() throws {
-            guard let first = run.first, let last = run.last, let dictation = state.dictation else { run = []; return }
-            run = []
-            // Exactly the run's frames: a margin either side measured worse
-            // (the n-gram pass then hears the ends of grammar words as words).
-            let from = max(0, first.startFrame * 160), to = min(samples.count, (last.endFrame + 1) * 160)
-            guard from < to else { return }
-            let offset = Double(from) / 16_000
-            for segment in try decode(samples[from..<to], with: dictation, frameRate: frameRate).segments {
-                guard let word = spokenWord(segment.token) else { continue }
-                words.append(RecognizedWord(word: word, start: offset + Double(segment.startFrame) / frameRate,
-                                            end: offset + Double(segment.endFrame + 1) / frameRate, confidence: segment.confidence))
+        func word(_ segment: Segment, _ text: String) -> RecognizedWord {
+            RecognizedWord(word: text, start: Double(segment.startFrame) / frameRate,
+                           end: Double(segment.endFrame + 1) / frameRate, confidence: segment.confidence)
+        }
+        // The n-gram model reads the whole utterance once, so each free-text
+        // word is chosen in the context of the words around it ("remind me
+        // to | leave home | at eight"); a run of free text then takes the
+        // words whose middle falls inside the run's frames. Decoding each
+        // run's frames alone measured worse: the run's first words lost
+        // their context, and its edges cut words in half.
+        var context: [Segment]?
+        func dictated(_ run: [Segment]) throws -> [RecognizedWord] {
+            guard let first = run.first, let last = run.last, let dictation = state.dictation else { return [] }
+            if context == nil { context = try decode(samples[...], with: dictation, frameRate: frameRate).segments }
+            return context!.compactMap { segment in
+                let middle = (segment.startFrame + segment.endFrame + 1) / 2
+                guard (first.startFrame...last.endFrame).contains(middle), let text = spokenWord(segment.token) else { return nil }
+                return word(segment, text)
             }
         }
+        var words: [RecognizedWord] = []
+        var run: [Segment] = []
         for segment in segments {
             if PhoneLoop.kind(of: segment.token) == .dictation {
                 run.append(segment)
                 continue
             }
-            guard let word = spokenWord(segment.token) else { continue }  // fillers inside a run stay in it
-            try flush()
-            words.append(RecognizedWord(word: word, start: Double(segment.startFrame) / frameRate,
-                                        end: Double(segment.endFrame + 1) / frameRate, confidence: segment.confidence))
+            guard let text = spokenWord(segment.token) else { continue }  // fillers inside a run stay in it
+            words += try dictated(run)
+            run = []
+            words.append(word(segment, text))
         }
-        try flush()
+        words += try dictated(run)
         return words
     }
 
