@@ -123,6 +123,8 @@ public enum Resolution<Value: ParameterConvertible>: Sendable {
     }
 }
 
+extension Resolution: Equatable where Value: Equatable {}
+
 /// Response codes of the confirm and handle stages.
 public enum IntentResponseCode: String, Sendable, Hashable, Codable {
     /// Ready to handle (confirm only).
