@@ -421,6 +421,18 @@ public actor Assistant {
         turn.output = reply.response?.output ?? [:]
         turn.userActivity = reply.response?.userActivity?.activityType
         turn.developerError = reply.developerError
+        if let template = catalog.apps.first(where: { $0.name == reply.intent.app })?.info.cardTemplates[reply.intent.name] {
+            turn.card = template.render { name in
+                switch name {
+                case "app": return reply.intent.app
+                case "intent": return reply.intent.name
+                case "speech": return turn.speech
+                default:
+                    if name.hasPrefix("output.") { return turn.output[String(name.dropFirst("output.".count))] }
+                    return reply.intent.parameters[name]?.value
+                }
+            }
+        }
         return turn
     }
 }

@@ -36,9 +36,11 @@ public struct Turn: Sendable, Codable, Equatable {
     public var userActivity: String?
     /// What the app's developer did wrong, when the failure is theirs.
     public var developerError: String?
+    /// The app's own card for this intent (its `HarkCardTemplates`), filled in.
+    public var card: String?
 
     enum CodingKeys: String, CodingKey {
-        case heard, confidence, app, intent, slots, speech, code, prompt, words, output
+        case heard, confidence, app, intent, slots, speech, code, prompt, words, output, card
         case audioSeconds = "audio_seconds"
         case decodeSeconds = "decode_seconds"
         case userActivity = "user_activity"

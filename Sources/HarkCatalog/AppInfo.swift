@@ -32,6 +32,11 @@ public struct AppInfo: Sendable, Equatable {
     /// the coffee app). At most one installed app may say so.
     public var isDefaultApp: Bool
 
+    /// `HarkCardTemplates`: intent name → the app's own card for it, shown
+    /// in push-to-talk and terminal use instead of the field list (see
+    /// ``CardTemplate``).
+    public var cardTemplates: [String: CardTemplate] = [:]
+
     /// SiriKit allows at most three alternative app names.
     public static let maximumAlternativeNames = 3
 
@@ -70,6 +75,14 @@ public struct AppInfo: Sendable, Equatable {
         intentsSupported = plist.intentsSupported ?? attributes?.intentsSupported ?? []
         intentsRestrictedWhileLocked = plist.intentsRestrictedWhileLocked ?? attributes?.intentsRestrictedWhileLocked ?? []
         isDefaultApp = plist.isDefaultApp ?? false
+        for (intent, text) in plist.cardTemplates ?? [:] {
+            guard intentsSupported.contains(intent) else {
+                throw CatalogError("\(path): HarkCardTemplates.\(intent): the app does not support \(intent); add it to IntentsSupported or remove the template")
+            }
+            do { cardTemplates[intent] = try CardTemplate(text) } catch let error as CardTemplate.Error {
+                throw CatalogError("\(path): HarkCardTemplates.\(intent): \(error.description)")
+            }
+        }
     }
 
     /// The names as `InfoPlist.strings` localises them.
@@ -103,6 +116,7 @@ public struct AppInfo: Sendable, Equatable {
         var intentsRestrictedWhileLocked: [String]?
         var extensionInfo: Extension?
         var isDefaultApp: Bool?
+        var cardTemplates: [String: String]?
 
         enum CodingKeys: String, CodingKey {
             case bundleName = "CFBundleName"
@@ -113,6 +127,7 @@ public struct AppInfo: Sendable, Equatable {
             case intentsRestrictedWhileLocked = "IntentsRestrictedWhileLocked"
             case extensionInfo = "NSExtension"
             case isDefaultApp = "HarkDefaultApp"
+            case cardTemplates = "HarkCardTemplates"
         }
     }
 

@@ -75,7 +75,7 @@ extension HarkCommand {
                     if let speaker, !text.isEmpty { try await speaker.write(try synthesizer.synthesize(text)) }
                 }
                 func show(_ turn: Turn) async throws {
-                    print(json ? turn.jsonLine : turn.card + "\n")
+                    print(json ? turn.jsonLine : turn.terminalCard + "\n")
                     try await say(handsFree ? turn.speech : turn.briefSpeech)
                 }
                 func answer(_ utterance: Utterance) async throws {

@@ -33,10 +33,14 @@ extension Turn {
     }
 
     /// The terminal card: what was heard, the intent, its fields, the answer.
-    var card: String {
+    var terminalCard: String {
         var lines = ["heard:  \(heard.isEmpty ? "(nothing)" : heard)" + (audioSeconds > 0 ? String(format: "  (confidence %.2f)", confidence) : "")]
         if let app, let intent { lines.append("intent: \(app) / \(intent)") }
-        for (name, value) in slots.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): \(value)") }
+        if let card {
+            lines += card.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        } else {
+            for (name, value) in slots.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): \(value)") }
+        }
         lines.append("hark:   \(speech)  [\(code)]")
         return lines.joined(separator: "\n")
     }

@@ -135,4 +135,18 @@ struct SeedConversationTests {
         #expect(turns[1].code == "whichApp")
         #expect(turns[1].speech == "Which app? List-o-Mat or TasksNotes?")
     }
+
+    @Test("an app's own card template shows the request in push-to-talk and terminal use")
+    func appCard() throws {
+        let turns = try Converse().run(["Send a message to Bobo on MonkeyChat saying please send more bananas",
+                                        "Send Bobo twenty dollars for bananas with MonkeyPay", "yes"])
+        #expect(turns[0].card == "💬 MonkeyChat to Bobo\n   “please send more bananas”")
+        // A trailing app name is the app, not the end of the note.
+        #expect(turns[1].slots["note"] == "bananas")
+        #expect(turns[1].speech == "Send 20 dollars to Bobo?")
+        #expect(turns[2].card == "🍌 Pay Bobo 20 USD\n   for bananas\n   sent: 20 dollars")
+        let text = try runHark(["converse", "--apps", SampleInfo.appsFolder().path, "--data-dir", temporaryDirectory("card").path],
+                               input: "Send a message to Bobo on MonkeyChat saying hi\n")
+        #expect(text.out.contains("intent: MonkeyChat / INSendMessageIntent\n  💬 MonkeyChat to Bobo\n     “hi”\nhark:   Your message"), "\(text.out)")
+    }
 }

@@ -50,6 +50,7 @@ struct ConverseTurn: Decodable {
     var prompt: Bool
     var output: [String: String]?
     var developer_error: String?
+    var card: String?
 }
 
 /// Runs `hark` with `arguments`, `input` on standard input; returns exit
