@@ -39,6 +39,20 @@ public struct Turn: Sendable, Codable, Equatable {
     /// The app's own card for this intent (its `HarkCardTemplates`), filled in.
     public var card: String?
 
+    public init(heard: String, confidence: Double, app: String?, intent: String?, slots: [String: String],
+                speech: String, code: String, prompt: Bool, audioSeconds: Double, decodeSeconds: Double) {
+        self.heard = heard
+        self.confidence = confidence
+        self.app = app
+        self.intent = intent
+        self.slots = slots
+        self.speech = speech
+        self.code = code
+        self.prompt = prompt
+        self.audioSeconds = audioSeconds
+        self.decodeSeconds = decodeSeconds
+    }
+
     enum CodingKeys: String, CodingKey {
         case heard, confidence, app, intent, slots, speech, code, prompt, words, output, card
         case audioSeconds = "audio_seconds"

@@ -2,6 +2,7 @@ import Foundation
 import Hark
 import HarkAudio
 import HarkGrammar
+import Synchronization
 
 /// How one utterance came out.
 public struct UtteranceResult: Sendable, Codable {
@@ -22,6 +23,11 @@ public struct UtteranceResult: Sendable, Codable {
     public var decodeSeconds: Double
     /// From having all the audio to having the intent.
     public var latencySeconds: Double
+    /// Slots given, slots labelled, and slots given with the labelled value
+    /// (for slot precision, recall and F1; in-grammar utterances only).
+    public var slotsGiven = 0
+    public var slotsLabelled = 0
+    public var slotsRight = 0
 
     public init(audio: String, expectedIntent: String?, expectedSlots: [String: String], heard: String,
                 intent: String?, slots: [String: String], accepted: Bool, intentCorrect: Bool,
@@ -47,6 +53,7 @@ public struct UtteranceResult: Sendable, Codable {
         case expectedIntent = "expected_intent", expectedSlots = "expected_slots"
         case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
         case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
+        case slotsGiven = "slots_given", slotsLabelled = "slots_labelled", slotsRight = "slots_right"
     }
 }
 
@@ -59,6 +66,13 @@ public struct BenchReport: Sendable, Codable {
     public var intentAccuracy: Double
     /// nil when no utterance has reference text (labels give no transcripts).
     public var wer: Double?
+    /// Utterances with reference text heard with any word wrong, over those with text.
+    public var ser: Double?
+    /// Over in-grammar utterances: slots given with the labelled value over
+    /// slots given, over slots labelled, and their harmonic mean.
+    public var slotPrecision: Double
+    public var slotRecall: Double
+    public var slotF1: Double
     /// Out-of-grammar utterances given an intent, over all out-of-grammar utterances.
     public var falseAcceptRate: Double?
     public var rtf: Double
@@ -94,10 +108,31 @@ public struct BenchReport: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case utterances, wer, rtf, errors
+        case utterances, wer, ser, rtf, errors
         case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
+        case slotPrecision = "slot_precision", slotRecall = "slot_recall", slotF1 = "slot_f1"
         case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
         case peakRssMb = "peak_rss_mb", bySnr = "by_snr"
+    }
+
+    /// Every key is written, a figure that does not apply as null (a report
+    /// reader should not have to guess whether a key was forgotten).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(utterances, forKey: .utterances)
+        try c.encode(commandAcceptance, forKey: .commandAcceptance)
+        try c.encode(intentAccuracy, forKey: .intentAccuracy)
+        try c.encode(slotPrecision, forKey: .slotPrecision)
+        try c.encode(slotRecall, forKey: .slotRecall)
+        try c.encode(slotF1, forKey: .slotF1)
+        try c.encode(wer, forKey: .wer)
+        try c.encode(ser, forKey: .ser)
+        try c.encode(falseAcceptRate, forKey: .falseAcceptRate)
+        try c.encode(rtf, forKey: .rtf)
+        try c.encode(latencyMs, forKey: .latencyMs)
+        try c.encode(peakRssMb, forKey: .peakRssMb)
+        try c.encode(bySnr, forKey: .bySnr)
+        try c.encode(errors, forKey: .errors)
     }
 
     /// The report as a Markdown table.
@@ -109,7 +144,9 @@ public struct BenchReport: Sendable, Codable {
             "| command acceptance | \(pct(commandAcceptance)) |",
             "| intent accuracy | \(pct(intentAccuracy)) |",
         ]
+        lines.append("| slot precision / recall / F1 | \(pct(slotPrecision)) / \(pct(slotRecall)) / \(pct(slotF1)) |")
         if let wer { lines.append("| word error rate | \(pct(wer)) |") }
+        if let ser { lines.append("| sentence error rate | \(pct(ser)) |") }
         if let falseAcceptRate { lines.append("| false accepts (out of grammar) | \(pct(falseAcceptRate)) |") }
         lines += [
             "| decoding real-time factor | \(String(format: "%.3f", rtf)) |",
@@ -140,18 +177,69 @@ public struct BenchReport: Sendable, Codable {
 
 /// Runs labelled utterances through the whole pipeline and scores them.
 public enum Bench {
-    /// Runs `utterances`; each conversation (and each lone utterance) starts
-    /// with no conversation in progress. An assistant that finished its last
-    /// conversation is used again (building one compiles every grammar and
-    /// rebuilds the recognizer's search, which takes seconds with large
-    /// grammars); one still asking a question is replaced by a fresh one from
-    /// `makeAssistant`.
+    /// Runs `utterances` through the whole pipeline and scores them.
     ///
-    /// - Parameter progress: called after each utterance with (done, total).
+    /// Each conversation (and each lone utterance) starts afresh: a new
+    /// assistant over a new, empty data directory, so the apps begin with
+    /// their initial data and nothing one utterance did (a list made, a
+    /// message sent, vocabulary learnt) changes how another is heard or
+    /// resolved. That is what lets `jobs` workers share the conversations out
+    /// without changing any figure but the timings. A new assistant over the
+    /// same apps reuses its decoder's search, so starting afresh is cheap.
+    ///
+    /// - Parameters:
+    ///   - jobs: Conversations decoded at once; `makeAssistant` is called
+    ///     with the worker's number (0..<jobs), so each worker can have its
+    ///     own decoder.
+    ///   - makeAssistant: A new assistant for `worker`, keeping the apps'
+    ///     data in the given directory.
+    ///   - progress: called after each utterance with (done, total).
     /// - Throws: the first audio or recognition error, naming the file.
-    public static func run(_ utterances: [LabelledUtterance], makeAssistant: () throws -> Assistant,
+    public static func run(_ utterances: [LabelledUtterance], jobs: Int = 1,
+                           makeAssistant: @escaping @Sendable (_ worker: Int, _ dataDirectory: URL) throws -> Assistant,
                            noise: NoiseMixer? = nil, snr: Double? = nil,
-                           progress: (Int, Int) -> Void = { _, _ in }) async throws -> BenchReport {
+                           progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> BenchReport {
+        let groups = conversations(utterances)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hark-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let next = Counter(), done = Counter()
+        let total = utterances.count
+        let workers = max(1, min(jobs, groups.count))
+        let scored = try await withThrowingTaskGroup(of: [(Int, [UtteranceResult])].self) { tasks in
+            for worker in 0..<workers {
+                tasks.addTask {
+                    var mine: [(Int, [UtteranceResult])] = []
+                    while true {
+                        let index = next.take()
+                        guard index < groups.count else { break }
+                        let data = root.appendingPathComponent("conversation-\(index)")
+                        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                        defer { try? FileManager.default.removeItem(at: data) }
+                        let assistant = try makeAssistant(worker, data)
+                        var results: [UtteranceResult] = []
+                        for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                            let samples = try audio(u.audio, noise: noise, snr: snr)
+                            let started = ContinuousClock.now
+                            let turn = try await assistant.hear(samples)
+                            let latency = (ContinuousClock.now - started) / .seconds(1)
+                            results.append(score(u, turn, latency: latency))
+                            progress(done.take() + 1, total)
+                        }
+                        mine.append((index, results))
+                    }
+                    return mine
+                }
+            }
+            var all: [(Int, [UtteranceResult])] = []
+            for try await part in tasks { all += part }
+            return all
+        }
+        return report(scored.sorted { $0.0 < $1.0 }.flatMap { $0.1 })
+    }
+
+    /// The utterances as conversations, in order: the turns of one
+    /// conversation together, a lone utterance on its own.
+    static func conversations(_ utterances: [LabelledUtterance]) -> [[LabelledUtterance]] {
         var groups: [[LabelledUtterance]] = []
         var byConversation: [String: Int] = [:]
         for u in utterances {
@@ -162,26 +250,7 @@ public enum Bench {
                 groups.append([u])
             }
         }
-        var results: [UtteranceResult] = []
-        var reusable: Assistant?
-        for group in groups {
-            let assistant: Assistant
-            if let previous = reusable, await !previous.isAsking {
-                assistant = previous
-            } else {
-                assistant = try makeAssistant()
-            }
-            reusable = assistant
-            for u in group.sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
-                let samples = try audio(u.audio, noise: noise, snr: snr)
-                let started = ContinuousClock.now
-                let turn = try await assistant.hear(samples)
-                let latency = (ContinuousClock.now - started) / .seconds(1)
-                results.append(score(u, turn, latency: latency))
-                progress(results.count, utterances.count)
-            }
-        }
-        return report(results)
+        return groups
     }
 
     /// The utterance's samples as the recognizer gets them: with noise
@@ -206,13 +275,21 @@ public enum Bench {
         let answer = Answer(app: turn.app, intent: turn.intent, slots: turn.slots, code: turn.code)
         let judgement = judge(u, answer)
         let reference = u.text.map(WordErrorRate.words) ?? []
-        return UtteranceResult(
+        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let given = u.intent != nil && answer.isAnswer ? turn.slots : [:]
+        var result = UtteranceResult(
             audio: u.audio, expectedIntent: u.intent, expectedSlots: u.slots, heard: turn.heard,
             intent: answer.isAnswer ? turn.intent : nil, slots: turn.slots, accepted: judgement.accepted,
             intentCorrect: judgement.intentCorrect,
             wordErrors: u.text == nil ? 0 : WordErrorRate.edits(reference, WordErrorRate.words(turn.heard)),
             referenceWords: reference.count, audioSeconds: turn.audioSeconds, decodeSeconds: turn.decodeSeconds,
             latencySeconds: latency)
+        if u.intent != nil {
+            result.slotsGiven = given.count
+            result.slotsLabelled = u.slots.count
+            result.slotsRight = u.slots.filter { name, value in given[name].map(trimmed) == trimmed(value) }.count
+        }
+        return result
     }
 
     /// What the assistant made of an utterance, as far as scoring goes.
@@ -280,17 +357,33 @@ public enum Bench {
         }
         let audio = results.reduce(0) { $0 + $1.audioSeconds }
         let words = results.reduce(0) { $0 + $1.referenceWords }
+        let withText = results.filter { $0.referenceWords > 0 }
+        let given = Double(results.reduce(0) { $0 + $1.slotsGiven })
+        let labelled = Double(results.reduce(0) { $0 + $1.slotsLabelled })
+        let right = Double(results.reduce(0) { $0 + $1.slotsRight })
+        let precision = given > 0 ? right / given : (labelled > 0 ? 0 : 1)
+        let recall = labelled > 0 ? right / labelled : 1
         return BenchReport(
             utterances: results.count,
             commandAcceptance: Double(inGrammar.filter(\.accepted).count) / Double(max(1, inGrammar.count)),
             intentAccuracy: Double(results.filter(\.intentCorrect).count) / n,
             wer: words == 0 ? nil : Double(results.reduce(0) { $0 + $1.wordErrors }) / Double(words),
+            ser: withText.isEmpty ? nil : Double(withText.filter { $0.wordErrors > 0 }.count) / Double(withText.count),
+            slotPrecision: precision, slotRecall: recall,
+            slotF1: precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0,
             falseAcceptRate: outOfGrammar.isEmpty ? nil
                 : Double(outOfGrammar.filter { !$0.accepted }.count) / Double(outOfGrammar.count),
             rtf: audio > 0 ? results.reduce(0) { $0 + $1.decodeSeconds } / audio : 0,
             latencyMs: .init(p50: percentile(0.5), p95: percentile(0.95)),
             errors: results.filter { !$0.accepted })
     }
+}
+
+/// A count shared by the bench's workers.
+private final class Counter: Sendable {
+    private let value = Mutex(0)
+    /// The count before this call; counts one.
+    func take() -> Int { value.withLock { v in defer { v += 1 }; return v } }
 }
 
 /// Word error rate: word-level edit distance over the reference length.

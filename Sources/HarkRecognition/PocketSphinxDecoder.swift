@@ -84,7 +84,7 @@ public final class PocketSphinxDecoder: Sendable {
         let decoder: OpaquePointer
         var lexicon: Lexicon
         var knownWords: Set<String>
-        /// The grammar the decoder's search was built from.
+        /// The ``DecoderGrammar/searchKey`` of the grammar the decoder's search was built from.
         var currentGrammar: Int?
         var searchSerial = 0
         /// The keyword-spotting search is selected (see ``spot(_:in:threshold:)``).
@@ -173,7 +173,7 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// Builds the decoder's search for `grammar` unless it is the current one.
     private func activate(_ grammar: DecoderGrammar, in state: inout State) throws {
-        if state.currentGrammar == grammar.id {
+        if state.currentGrammar == grammar.searchKey {
             if state.spotting != nil {
                 guard ps_set_search(state.decoder, "hark\(state.searchSerial)") == 0 else {
                     throw RecognitionError("pocketsphinx could not return to the grammar search")
@@ -204,7 +204,7 @@ public final class PocketSphinxDecoder: Sendable {
             throw RecognitionError("pocketsphinx rejected the grammar (\(graph.stateCount) states); set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why")
         }
         if state.searchSerial > 1 { ps_unset_search(decoder, "hark\(state.searchSerial - 1)") }
-        state.currentGrammar = grammar.id
+        state.currentGrammar = grammar.searchKey
     }
 
     /// The phones the recognizer hears `word` by (its first pronunciation:
@@ -433,12 +433,8 @@ public final class PocketSphinxDecoder: Sendable {
 }
 
 /// A grammar ready for the decoder: the intent graph and the words its
-/// free-text slots may take. Each instance is a distinct grammar to the
-/// decoder; make a new one when the graph changes.
+/// free-text slots may take; make a new one when the graph changes.
 public final class DecoderGrammar: Sendable {
-    private static let counter = Atomic<Int>(0)
-
-    let id: Int
     public let graph: IntentGraph
     public let dictation: DictationVocabulary
     /// What the decoder searches: the graph's word language, minimised.
@@ -457,13 +453,23 @@ public final class DecoderGrammar: Sendable {
 
     public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true,
                 leadingPhrases: [[String]] = []) {
-        id = Self.counter.add(1, ordering: .relaxed).newValue
         self.graph = graph
         self.dictation = dictation
         self.rejectsOutOfGrammar = rejectsOutOfGrammar
         self.leadingPhrases = leadingPhrases.filter { !$0.isEmpty }
         automaton = WordAutomaton(minimizing: graph) ?? WordAutomaton(unminimized: graph)
+        var hasher = Hasher()
+        hasher.combine(automaton)
+        hasher.combine(rejectsOutOfGrammar)
+        hasher.combine(self.leadingPhrases)
+        hasher.combine(dictation.logProbabilities.count)
+        searchKey = hasher.finalize()
     }
+
+    /// The same for grammars the decoder searches the same way: a new
+    /// assistant over the same apps and vocabulary reuses the decoder's
+    /// search instead of rebuilding it.
+    let searchKey: Int
 
     /// States and transitions of the search (dictation counted once).
     public var searchSize: (states: Int, transitions: Int) {

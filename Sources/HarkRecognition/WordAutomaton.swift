@@ -18,7 +18,7 @@ import HarkGrammar
 /// determinise its reverse. Both steps are subset constructions; a state
 /// budget guards against the exponential worst case, and the caller falls
 /// back to the intent graph's own shape when it is exceeded.
-struct WordAutomaton: Equatable {
+struct WordAutomaton: Hashable {
     /// What a transition consumes.
     enum Symbol: Hashable, Comparable {
         /// One word of the grammar.
@@ -27,7 +27,7 @@ struct WordAutomaton: Equatable {
         case dictation
     }
 
-    struct Transition: Equatable {
+    struct Transition: Hashable {
         var symbol: Symbol
         var to: Int
     }

@@ -43,6 +43,9 @@ extension HarkCommand {
         @Option(help: "Seed choosing the noise excerpts (the same seed mixes the same audio).")
         var seed: UInt64 = 1234
 
+        @Option(help: "Conversations decoded at once, each worker with its own decoder (figures other than timings do not change).")
+        var jobs: Int = 1
+
         @Option(help: "Exit non-zero when clean command acceptance (in %) is below this floor.")
         var minCommandAcceptance: Double?
 
@@ -56,6 +59,10 @@ extension HarkCommand {
             }
             if noise != nil, snrs == nil {
                 throw ValidationError("--snr takes numbers in dB separated by commas, e.g. 24,18,12,6")
+            }
+            guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64 workers") }
+            if options.dataDir != nil {
+                throw ValidationError("hark bench starts every conversation from the apps' initial data in a temporary folder; --data-dir does not apply")
             }
             if audioDir != nil, labels == nil {
                 throw ValidationError("--audio-dir goes with --labels (a manifest names its audio relative to itself)")
@@ -71,15 +78,16 @@ extension HarkCommand {
                 } else {
                     utterances = try Manifest.load(manifest!)
                 }
-                let decoder = try Wiring.decoder(options)
+                let decoders = try (0..<jobs).map { _ in try Wiring.decoder(options) }
                 let mixer = try noise.map { try NoiseMixer(noisePath: $0, seed: seed) }
                 let conditions: [Double?] = [nil] + (mixer == nil ? [] : snrs!.map(Optional.some))
                 var result: BenchReport?
                 var bySnr: [BenchReport.Condition] = []
                 for condition in conditions {
                     let label = condition.map { String(format: "%g dB", $0) } ?? "clean"
-                    let report = try await Bench.run(utterances, makeAssistant: { try Wiring.assistant(options, decoder: decoder) },
-                                                     noise: mixer, snr: condition) { done, total in
+                    let report = try await Bench.run(utterances, jobs: jobs, makeAssistant: { worker, data in
+                        try Wiring.assistant(options, decoder: decoders[worker], dataDirectory: data)
+                    }, noise: mixer, snr: condition) { done, total in
                         FileHandle.standardError.write(Data("\r\(label): \(Self.bar(done, total)) \(done)/\(total)".utf8))
                         if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
                     }

@@ -15,11 +15,11 @@ enum Wiring {
     }
 
     /// The assistant, with `decoder` or a new one.
-    static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil) throws -> Assistant {
+    static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil, dataDirectory: URL? = nil) throws -> Assistant {
         let decoder = try decoder ?? Self.decoder(options)
         return try SampleApps.assistant(
             modelsDirectory: Resources.modelsDirectory(), appsDirectory: options.apps, domainsDirectory: options.domains,
-            dataDirectory: options.dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
+            dataDirectory: dataDirectory ?? options.dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
             decoder: decoder, locked: options.locked)
     }
 }

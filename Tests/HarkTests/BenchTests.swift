@@ -1,5 +1,6 @@
 import Foundation
-import HarkBench
+import Hark
+@testable import HarkBench
 import HarkTestSupport
 import Testing
 
@@ -123,6 +124,32 @@ struct BenchTests {
         #expect(report.errors.count == 2)
         #expect(!report.markdown.contains("word error rate"))
         #expect(report.markdown.contains("| command acceptance | 50.0% |"))
+    }
+
+    @Test("slot precision, recall and F1, sentence errors, and false accepts on out-of-grammar audio")
+    func slotAndRejectionFigures() throws {
+        let order = LabelledUtterance(audio: "/a/1.wav", text: "a large latte", intent: "orderDrink",
+                                      slots: ["size": "large", "coffeeDrink": "latte"])
+        let noise = LabelledUtterance(audio: "/a/2.wav", intent: nil)
+        func turn(_ heard: String, intent: String?, slots: [String: String], code: String) -> Turn {
+            Turn(heard: heard, confidence: 1, app: intent == nil ? nil : "Barista", intent: intent, slots: slots,
+                 speech: "", code: code, prompt: false, audioSeconds: 1, decodeSeconds: 0.1)
+        }
+        // One slot right, one wrong, one extra: precision 1/3, recall 1/2; one word wrong.
+        let heard = Bench.score(order, turn("a large mocha", intent: "orderDrink",
+                                            slots: ["size": "large", "coffeeDrink": "mocha", "shots": "2"], code: "unsupported"), latency: 0.1)
+        let rejected = Bench.score(noise, turn("", intent: nil, slots: [:], code: "notUnderstood"), latency: 0.1)
+        let accepted = Bench.score(noise, turn("a latte", intent: "orderDrink", slots: ["coffeeDrink": "latte"], code: "unsupported"), latency: 0.1)
+        let report = Bench.report([heard, rejected, accepted])
+        #expect(abs(report.slotPrecision - 1.0 / 3) < 1e-9)
+        #expect(report.slotRecall == 0.5)
+        #expect(abs(report.slotF1 - 0.4) < 1e-9)
+        #expect(report.ser == 1.0)
+        #expect(report.falseAcceptRate == 0.5)
+        #expect(report.commandAcceptance == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Bench.report([heard]))) as? [String: Any])
+        #expect(json["false_accept_rate"] is NSNull, "a figure that does not apply is null, not missing")
+        #expect(json["slot_f1"] as? Double == 0.4)
     }
 
     @Test("word edits: substitutions, insertions and deletions")
@@ -266,5 +293,32 @@ struct BenchCommandTests {
         #expect(svg.hasPrefix("<svg") && svg.contains("command acceptance") && svg.contains("18 dB"))
         let floor = try runHark(["bench", manifest.path, "--min-command-acceptance", "101"])
         #expect(floor.status != 0 && floor.err.contains("below the floor"), "\(floor.err)")
+    }
+
+    @Test("--jobs 2 gives every figure --jobs 1 gives but the timings")
+    func jobs() throws {
+        let dir = try temporaryDirectory("bench-jobs")
+        let lines = try String(contentsOf: Repo.fixtures.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.contains("flite-slt/") }
+        try #require(lines.count >= 4)
+        let manifest = dir.appendingPathComponent("manifest.jsonl")
+        try Data(lines.map { $0.replacingOccurrences(of: #""audio": ""#, with: #""audio": "\#(Repo.fixtures.path)/"#) }
+            .joined(separator: "\n").utf8).write(to: manifest)
+        func figures(_ jobs: String) throws -> [String: String] {
+            let report = dir.appendingPathComponent("report-\(jobs)").path
+            let result = try runHark(["bench", manifest.path, "--jobs", jobs, "--report", report])
+            #expect(result.status == 0, "\(result.err)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/report.json"))) as? [String: Any])
+            let errors = (json["errors"] as? [[String: Any]] ?? []).map { "\($0["audio"] ?? "") \($0["heard"] ?? "")" }
+            var kept = json.filter { ["command_acceptance", "intent_accuracy", "wer", "ser", "slot_f1", "utterances"].contains($0.key) }
+                .mapValues { "\($0)" }
+            kept["errors"] = errors.joined(separator: "|")
+            return kept
+        }
+        let one = try figures("1"), two = try figures("2")
+        #expect(one["utterances"] == "\(lines.count)")
+        #expect(one == two)
+        let zero = try runHark(["bench", manifest.path, "--jobs", "0"])
+        #expect(zero.status != 0 && zero.err.contains("--jobs takes 1 to 64"), "\(zero.err)")
     }
 }
