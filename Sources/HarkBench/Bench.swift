@@ -82,6 +82,43 @@ public struct BenchReport: Sendable, Codable {
     /// One entry per noise condition when noise is mixed (clean first).
     public var bySnr: [Condition] = []
     public var errors: [UtteranceResult]
+    /// The stock decoder's figures on the same audio (`--baseline`).
+    public var baseline: Baseline?
+
+    /// A peer's figures beside Hark's.
+    public struct Baseline: Sendable, Codable {
+        public var name: String
+        public var commandAcceptance: Double
+        public var intentAccuracy: Double
+        public var wer: Double?
+        public var falseAcceptRate: Double?
+        public var rtf: Double
+        /// Hark's command acceptance minus the peer's, in percentage points.
+        public var accuracyDifference: Double
+        /// The peer's real-time factor over Hark's: how many times faster Hark decodes.
+        public var speedRatio: Double
+        public var bySnr: [Condition] = []
+        public var errors: [UtteranceResult] = []
+
+        enum CodingKeys: String, CodingKey {
+            case name, wer, rtf, errors
+            case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
+            case accuracyDifference = "accuracy_difference", speedRatio = "speed_ratio", bySnr = "by_snr"
+            case falseAcceptRate = "false_accept_rate"
+        }
+
+        public init(name: String, peer: BenchReport, hark: BenchReport) {
+            self.name = name
+            commandAcceptance = peer.commandAcceptance
+            intentAccuracy = peer.intentAccuracy
+            wer = peer.wer
+            falseAcceptRate = peer.falseAcceptRate
+            rtf = peer.rtf
+            accuracyDifference = (hark.commandAcceptance - peer.commandAcceptance) * 100
+            speedRatio = hark.rtf > 0 ? peer.rtf / hark.rtf : 0
+            errors = peer.errors
+        }
+    }
 
     /// The figures of one noise condition.
     public struct Condition: Sendable, Codable {
@@ -112,7 +149,7 @@ public struct BenchReport: Sendable, Codable {
         case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
         case slotPrecision = "slot_precision", slotRecall = "slot_recall", slotF1 = "slot_f1"
         case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
-        case peakRssMb = "peak_rss_mb", bySnr = "by_snr"
+        case peakRssMb = "peak_rss_mb", bySnr = "by_snr", baseline
     }
 
     /// Every key is written, a figure that does not apply as null (a report
@@ -133,6 +170,7 @@ public struct BenchReport: Sendable, Codable {
         try c.encode(peakRssMb, forKey: .peakRssMb)
         try c.encode(bySnr, forKey: .bySnr)
         try c.encode(errors, forKey: .errors)
+        try c.encodeIfPresent(baseline, forKey: .baseline)
     }
 
     /// The report as a Markdown table.
@@ -161,6 +199,26 @@ public struct BenchReport: Sendable, Codable {
             let noisy = bySnr.filter { $0.snrDb != nil }
             if !noisy.isEmpty {
                 lines.append("| average of the noisy | \(pct(noisy.map(\.commandAcceptance).reduce(0, +) / Double(noisy.count))) | | | |")
+            }
+        }
+        if let baseline {
+            func pctOrDash(_ x: Double?) -> String { x.map(pct) ?? "–" }
+            lines += ["", "| beside \(baseline.name) | Hark | stock | difference |", "|---|---|---|---|",
+                      "| command acceptance | \(pct(commandAcceptance)) | \(pct(baseline.commandAcceptance)) | \(String(format: "%+.1f points", baseline.accuracyDifference)) |",
+                      "| intent accuracy | \(pct(intentAccuracy)) | \(pct(baseline.intentAccuracy)) | \(String(format: "%+.1f points", (intentAccuracy - baseline.intentAccuracy) * 100)) |",
+                      "| word error rate | \(pctOrDash(wer)) | \(pctOrDash(baseline.wer)) | |",
+                      "| false accepts (out of grammar) | \(pctOrDash(falseAcceptRate)) | \(pctOrDash(baseline.falseAcceptRate)) | |",
+                      "| decoding real-time factor | \(String(format: "%.3f", rtf)) | \(String(format: "%.3f", baseline.rtf)) | Hark \(String(format: "%.1f", baseline.speedRatio))× as fast |"]
+            if !baseline.bySnr.isEmpty {
+                lines += ["", "| SNR | Hark command acceptance | stock command acceptance |", "|---|---|---|"]
+                for (hark, stock) in zip(bySnr, baseline.bySnr) {
+                    lines.append("| \(hark.snrDb.map { String(format: "%g dB", $0) } ?? "clean") | \(pct(hark.commandAcceptance)) | \(pct(stock.commandAcceptance)) |")
+                }
+                let noisy = zip(bySnr, baseline.bySnr).filter { $0.0.snrDb != nil }
+                if !noisy.isEmpty {
+                    let n = Double(noisy.count)
+                    lines.append("| average of the noisy | \(pct(noisy.map(\.0.commandAcceptance).reduce(0, +) / n)) | \(pct(noisy.map(\.1.commandAcceptance).reduce(0, +) / n)) |")
+                }
             }
         }
         if !errors.isEmpty {
@@ -235,6 +293,45 @@ public enum Bench {
             return all
         }
         return report(scored.sorted { $0.0 < $1.0 }.flatMap { $0.1 })
+    }
+
+    /// Scores a stock decoder on the same utterances: it decodes every
+    /// utterance's audio (untrimmed, as a microphone gives it) in one run,
+    /// and each conversation's transcripts are read by a text-only assistant
+    /// over fresh data, exactly as Hark's own transcripts are parsed.
+    public static func baseline(_ utterances: [LabelledUtterance], stock: StockPocketSphinx, jobs: Int = 1,
+                                makeReader: (_ dataDirectory: URL) throws -> Assistant,
+                                noise: NoiseMixer? = nil, snr: Double? = nil) async throws -> BenchReport {
+        let groups = conversations(utterances)
+        let ordered = groups.flatMap { $0.sorted { ($0.turn ?? 0) < ($1.turn ?? 0) } }
+        let audio = try ordered.map { try untrimmedAudio($0.audio, noise: noise, snr: snr) }
+        let output = try stock.decode(audio, jobs: jobs)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hark-baseline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var results: [UtteranceResult] = []
+        var index = 0
+        for (g, group) in groups.enumerated() {
+            let data = root.appendingPathComponent("conversation-\(g)")
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            let reader = try makeReader(data)
+            for u in group.sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                var turn = await reader.read(output.transcripts[index])
+                turn.heard = output.transcripts[index]
+                turn.audioSeconds = Double(audio[index].count) / 16_000
+                turn.decodeSeconds = turn.audioSeconds * output.realTimeFactor
+                results.append(score(u, turn, latency: 0))
+                index += 1
+            }
+        }
+        return report(results)
+    }
+
+    /// The utterance's samples before trimming: the file's, or with noise mixed in.
+    static func untrimmedAudio(_ path: String, noise: NoiseMixer?, snr: Double?) throws -> [Int16] {
+        let clean = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+        guard let noise, let snr else { return clean.int16Samples() }
+        return PCMAudio(samples: noise.mix(clean.samples, snr: snr, key: URL(fileURLWithPath: path).lastPathComponent),
+                        sampleRate: PCMAudio.recognitionRate).int16Samples()
     }
 
     /// The utterances as conversations, in order: the turns of one

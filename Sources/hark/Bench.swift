@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hark
 import HarkBench
+import HarkRecognition
 
 extension HarkCommand {
     /// `hark bench MANIFEST.jsonl` or `hark bench --labels labels.json
@@ -46,6 +47,9 @@ extension HarkCommand {
         @Option(help: "Conversations decoded at once, each worker with its own decoder (figures other than timings do not change).")
         var jobs: Int = 1
 
+        @Option(help: ArgumentHelp("A peer decoding the same audio in the same run: 'pocketsphinx' is Debian's stock pocketsphinx_batch with the JSGF export of the same grammar, parsed by Hark's parser.", valueName: "pocketsphinx"))
+        var baseline: String?
+
         @Option(help: "Exit non-zero when clean command acceptance (in %) is below this floor.")
         var minCommandAcceptance: Double?
 
@@ -59,6 +63,9 @@ extension HarkCommand {
             }
             if noise != nil, snrs == nil {
                 throw ValidationError("--snr takes numbers in dB separated by commas, e.g. 24,18,12,6")
+            }
+            if let baseline, baseline != "pocketsphinx" {
+                throw ValidationError("--baseline takes 'pocketsphinx' (stock pocketsphinx_batch), got '\(baseline)'")
             }
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64 workers") }
             if options.dataDir != nil {
@@ -83,6 +90,21 @@ extension HarkCommand {
                 let conditions: [Double?] = [nil] + (mixer == nil ? [] : snrs!.map(Optional.some))
                 var result: BenchReport?
                 var bySnr: [BenchReport.Condition] = []
+                var stock: StockPocketSphinx?
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hark-bench-jsgf-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: scratch) }
+                if baseline != nil {
+                    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                    let exported = try JSGFExport.make(apps: options.apps, domains: options.domains,
+                                                       dataDirectory: scratch.appendingPathComponent("data"), model: options.model)
+                    let grammar = scratch.appendingPathComponent("hark.gram"), dictionary = scratch.appendingPathComponent("hark.dict")
+                    try Data(exported.grammar.utf8).write(to: grammar)
+                    try Data((exported.dictionary ?? "").utf8).write(to: dictionary)
+                    stock = StockPocketSphinx(acousticModel: try AcousticModel(directory: options.model).acousticModel,
+                                              grammar: grammar.path, dictionary: dictionary.path)
+                }
+                var peer: BenchReport?
+                var peerBySnr: [BenchReport.Condition] = []
                 for condition in conditions {
                     let label = condition.map { String(format: "%g dB", $0) } ?? "clean"
                     let report = try await Bench.run(utterances, jobs: jobs, makeAssistant: { worker, data in
@@ -93,9 +115,21 @@ extension HarkCommand {
                     }
                     if result == nil { result = report }
                     bySnr.append(report.condition(snr: condition))
+                    if let stock {
+                        FileHandle.standardError.write(Data("\(label): stock pocketsphinx_batch...\n".utf8))
+                        let stockReport = try await Bench.baseline(utterances, stock: stock, jobs: jobs, makeReader: { data in
+                            try Wiring.assistant(options, textOnly: true, dataDirectory: data)
+                        }, noise: mixer, snr: condition)
+                        if peer == nil { peer = stockReport }
+                        peerBySnr.append(stockReport.condition(snr: condition))
+                    }
                 }
                 var final = result!
                 if mixer != nil { final.bySnr = bySnr }
+                if let peer {
+                    final.baseline = BenchReport.Baseline(name: "stock pocketsphinx_batch (JSGF)", peer: peer, hark: final)
+                    if mixer != nil { final.baseline?.bySnr = peerBySnr }
+                }
                 final.peakRssMb = Bench.peakResidentMegabytes()
                 print(final.markdown)
                 if let report {

@@ -62,41 +62,57 @@ extension HarkCommand {
 
             func run() async throws {
                 try await Self.reportingErrors {
-                    let models = Resources.modelsDirectory()
-                    var catalog = try Catalog.load(
-                        appsDirectory: apps ?? (models as NSString).appendingPathComponent("apps"),
-                        domainsDirectory: domains ?? (models as NSString).appendingPathComponent("domains"))
-                    let data = dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory()
-                    for (app, types) in try SampleApps(dataDirectory: data).vocabulary {
-                        for (type, strings) in types { catalog.setVocabulary(strings, type: type, app: app) }
-                    }
-                    var words: [String] = []
-                    if dictationWords != 0 {
-                        let vocabulary = try Resources.dictation(modelsDirectory: models)
-                        let ranked = vocabulary.logProbabilities.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
-                        words = dictationWords.map { Array(ranked.prefix($0)) } ?? ranked
-                    }
-                    let text = try JSGFExporter.export(catalog.grammarInstances(), grammarName: name, dictation: words,
-                                                       publicIntents: publicIntents)
+                    let exported = try JSGFExport.make(
+                        apps: apps, domains: domains,
+                        dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
+                        name: name, dictationWords: dictationWords, publicIntents: publicIntents,
+                        dictionary: dict != nil || out != nil)
                     if let out {
-                        try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+                        try Data(exported.grammar.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
                         FileHandle.standardError.write(Data("wrote \(out)\n".utf8))
                     }
-                    if let dictPath = dict ?? out.map({ (($0 as NSString).deletingPathExtension as NSString).appendingPathExtension("dict")! }) {
-                        let graphWords = try GrammarCompiler.compile(catalog.grammarInstances()).vocabulary
-                        let lexicon = try Lexicon(contentsOf: try AcousticModel(directory: AcousticModel.defaultDirectory).dictionary)
-                        let (dictionary, missing) = lexicon.pronouncingDictionary(for: graphWords.union(words))
-                        guard missing.isEmpty else {
-                            throw CommandFailure(description: "no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
-                        }
+                    if let dictPath = dict ?? out.map({ (($0 as NSString).deletingPathExtension as NSString).appendingPathExtension("dict")! }),
+                       let dictionary = exported.dictionary {
                         try Data(dictionary.utf8).write(to: URL(fileURLWithPath: dictPath), options: .atomic)
                         FileHandle.standardError.write(Data("wrote \(dictPath)\n".utf8))
                     }
                     if out == nil {
-                        print(text, terminator: "")
+                        print(exported.grammar, terminator: "")
                     }
                 }
             }
         }
+    }
+}
+
+/// The installed apps' grammar as JSGF, and the pronouncing dictionary of
+/// its words: for `hark export jsgf` and the stock baseline of `hark bench`.
+enum JSGFExport {
+    static func make(apps: String?, domains: String?, dataDirectory: URL, name: String = "hark",
+                     dictationWords: Int? = nil, publicIntents: Bool = false,
+                     dictionary: Bool = true, model: String = AcousticModel.defaultDirectory) throws -> (grammar: String, dictionary: String?) {
+        let models = Resources.modelsDirectory()
+        var catalog = try Catalog.load(
+            appsDirectory: apps ?? (models as NSString).appendingPathComponent("apps"),
+            domainsDirectory: domains ?? (models as NSString).appendingPathComponent("domains"))
+        for (app, types) in try SampleApps(dataDirectory: dataDirectory).vocabulary {
+            for (type, strings) in types { catalog.setVocabulary(strings, type: type, app: app) }
+        }
+        var words: [String] = []
+        if dictationWords != 0 {
+            let vocabulary = try Resources.dictation(modelsDirectory: models)
+            let ranked = vocabulary.logProbabilities.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+            words = dictationWords.map { Array(ranked.prefix($0)) } ?? ranked
+        }
+        let text = try JSGFExporter.export(catalog.grammarInstances(), grammarName: name, dictation: words,
+                                           publicIntents: publicIntents)
+        guard dictionary else { return (text, nil) }
+        let graphWords = try GrammarCompiler.compile(catalog.grammarInstances()).vocabulary
+        let lexicon = try Lexicon(contentsOf: try AcousticModel(directory: model).dictionary)
+        let (entries, missing) = lexicon.pronouncingDictionary(for: graphWords.union(words))
+        guard missing.isEmpty else {
+            throw CommandFailure(description: "no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
+        }
+        return (text, entries)
     }
 }

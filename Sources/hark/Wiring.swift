@@ -15,8 +15,9 @@ enum Wiring {
     }
 
     /// The assistant, with `decoder` or a new one.
-    static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil, dataDirectory: URL? = nil) throws -> Assistant {
-        let decoder = try decoder ?? Self.decoder(options)
+    static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil, textOnly: Bool = false,
+                          dataDirectory: URL? = nil) throws -> Assistant {
+        let decoder = textOnly ? nil : try decoder ?? Self.decoder(options)
         return try SampleApps.assistant(
             modelsDirectory: Resources.modelsDirectory(), appsDirectory: options.apps, domainsDirectory: options.domains,
             dataDirectory: dataDirectory ?? options.dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),

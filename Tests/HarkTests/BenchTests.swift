@@ -321,4 +321,37 @@ struct BenchCommandTests {
         let zero = try runHark(["bench", manifest.path, "--jobs", "0"])
         #expect(zero.status != 0 && zero.err.contains("--jobs takes 1 to 64"), "\(zero.err)")
     }
+
+    @Test("--baseline pocketsphinx: stock pocketsphinx_batch decodes the same audio with the JSGF export; both columns and the ratios")
+    func baseline() throws {
+        let dir = try temporaryDirectory("bench-baseline")
+        let order = dir.appendingPathComponent("order.wav").path
+        try run("/usr/bin/flite", ["-voice", "awb", "-t", "Make me a small cappuccino", "-o", order])
+        let outOfGrammar = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav"
+        let manifest = dir.appendingPathComponent("manifest.jsonl")
+        try Data("""
+            {"audio": "\(order)", "text": "make me a small cappuccino", "intent": "orderDrink", "slots": {"size": "small", "coffeeDrink": "cappuccino"}}
+            {"audio": "\(outOfGrammar)", "intent": null}
+            """.utf8).write(to: manifest)
+        let report = dir.appendingPathComponent("report").path
+        let result = try runHark(["bench", manifest.path, "--apps", Repo.root.appendingPathComponent("models/benchmark-apps").path,
+                                  "--baseline", "pocketsphinx", "--report", report])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("| beside stock pocketsphinx_batch (JSGF) | Hark | stock | difference |"), "\(result.out)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/report.json"))) as? [String: Any])
+        let stock = try #require(json["baseline"] as? [String: Any])
+        for key in ["command_acceptance", "intent_accuracy", "wer", "false_accept_rate", "rtf", "accuracy_difference", "speed_ratio"] {
+            #expect(stock[key] != nil, "baseline lacks \(key)")
+        }
+        // Hark rejects the out-of-grammar clip and takes the order.
+        #expect(json["false_accept_rate"] as? Double == 0)
+        #expect(json["command_acceptance"] as? Double == 1)
+        // The difference is Hark's acceptance minus the stock one, in points; the speed ratio is stock RTF over Hark's.
+        let stockAcceptance = try #require(stock["command_acceptance"] as? Double)
+        #expect(abs((stock["accuracy_difference"] as? Double ?? .nan) - (1 - stockAcceptance) * 100) < 1e-9)
+        let harkRTF = try #require(json["rtf"] as? Double), stockRTF = try #require(stock["rtf"] as? Double)
+        #expect(stockRTF > 0 && abs((stock["speed_ratio"] as? Double ?? .nan) - stockRTF / harkRTF) < 1e-9)
+        let unknown = try runHark(["bench", manifest.path, "--baseline", "kaldi"])
+        #expect(unknown.status != 0 && unknown.err.contains("--baseline takes 'pocketsphinx'"), "\(unknown.err)")
+    }
 }
