@@ -16,11 +16,12 @@ demo: build
 	.build/release/hark replay $(FIXTURE) --speak-to /tmp/hark-answer.wav
 	@echo "(Hark's spoken answer is in /tmp/hark-answer.wav)"
 
-## Run the test suite, then hold the fixtures' accuracy floor (measured 33.3%).
+## Run the test suite, then hold the fixtures' accuracy floor (133 fixtures:
+## command acceptance measured 57.9% on 2026-11-23; the floor is a little under).
 test: setup
 	swift test
 	swift build
-	.build/debug/hark bench audio-fixtures/manifest.jsonl --min-command-acceptance 25
+	.build/debug/hark bench audio-fixtures/manifest.jsonl --jobs 2 --min-command-acceptance 50
 
 ## Re-synthesise audio-fixtures/ (espeak-ng and flite voices).
 fixtures: setup

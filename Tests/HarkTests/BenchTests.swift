@@ -299,7 +299,7 @@ struct BenchCommandTests {
     func jobs() throws {
         let dir = try temporaryDirectory("bench-jobs")
         let lines = try String(contentsOf: Repo.fixtures.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
-            .split(separator: "\n").filter { $0.contains("flite-slt/") }
+            .split(separator: "\n").filter { $0.contains("flite-slt/") && $0.contains(#""set": "core""#) }
         try #require(lines.count >= 4)
         let manifest = dir.appendingPathComponent("manifest.jsonl")
         try Data(lines.map { $0.replacingOccurrences(of: #""audio": ""#, with: #""audio": "\#(Repo.fixtures.path)/"#) }

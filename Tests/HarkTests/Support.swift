@@ -39,6 +39,10 @@ struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
     var conversation: String?
     var turn: Int?
     var code: String?
+    /// "core" (MonkeyChat in the four original voices: what these tests
+    /// replay one by one), "domains", "seeds" or "out-of-grammar" (scored
+    /// as a whole by `hark bench` in `make test`).
+    var set: String?
 
     var path: String { Repo.fixtures.appendingPathComponent(audio).path }
     var testDescription: String { audio }
@@ -49,9 +53,10 @@ struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
         return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Fixture.self, from: Data($0.utf8)) }
     }()
 
-    static var singleTurn: [Fixture] { all.filter { $0.conversation == nil } }
+    static var core: [Fixture] { all.filter { $0.set == "core" } }
+    static var singleTurn: [Fixture] { core.filter { $0.conversation == nil } }
     static var conversations: [[Fixture]] {
-        Dictionary(grouping: all.filter { $0.conversation != nil }, by: { $0.conversation! })
+        Dictionary(grouping: core.filter { $0.conversation != nil }, by: { $0.conversation! })
             .values.map { $0.sorted { $0.turn! < $1.turn! } }.sorted { $0[0].audio < $1[0].audio }
     }
 }
