@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .executable(name: "hark", targets: ["hark"]),
         .library(name: "Hark", targets: ["Hark"]),
+        /// The fuzzers' entry points (built with libFuzzer by the package in Fuzz/).
+        .library(name: "HarkFuzzTargets", targets: ["HarkFuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -88,6 +90,9 @@ let package = Package(
             ]
         ),
 
+        /// What Hark reads from other people's files, as functions of raw bytes (fuzzing).
+        .target(name: "HarkFuzzTargets", dependencies: ["HarkAudio", "HarkCatalog", "HarkGrammar"]),
+
         // MARK: Tests
         /// Running tools from tests (no pipe deadlocks, no trap on EINTR).
         .target(name: "HarkTestSupport", path: "Tests/HarkTestSupport"),
@@ -99,6 +104,7 @@ let package = Package(
         .testTarget(name: "HarkCatalogTests", dependencies: ["HarkTestSupport", "HarkCatalog", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkTestSupport", "HarkEngine", "HarkIntents"]),
         .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark"]),
+        .testTarget(name: "HarkFuzzTargetsTests", dependencies: ["HarkFuzzTargets"]),
         .testTarget(name: "HarkTests", dependencies: ["HarkTestSupport", "Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],
     swiftLanguageModes: [.v6]

@@ -40,6 +40,11 @@ public struct AppInfo: Sendable, Equatable {
     /// SiriKit allows at most three alternative app names.
     public static let maximumAlternativeNames = 3
 
+    /// The longest name, hint or usage description Hark takes, in UTF-16
+    /// code units (SiriKit's limit for vocabulary strings): a name is said
+    /// and shown, and a megabyte of one is a broken or hostile file.
+    public static let maximumStringLength = 1024
+
     public init(bundleName: String, displayName: String? = nil, alternativeNames: [AlternativeName] = [],
                 usageDescription: String? = nil, intentsSupported: [String] = [],
                 intentsRestrictedWhileLocked: [String] = [], isDefaultApp: Bool = false) {
@@ -71,6 +76,15 @@ public struct AppInfo: Sendable, Equatable {
             throw CatalogError("\(path): INAlternativeAppNames[\(i)].INAlternativeAppName: must not be empty")
         }
         usageDescription = plist.usageDescription
+        var strings: [(String, String?)] = [("CFBundleName", bundleName), ("CFBundleDisplayName", plist.displayName),
+                                            ("NSSiriUsageDescription", usageDescription)]
+        for (i, alternative) in alternativeNames.enumerated() {
+            strings.append(("INAlternativeAppNames[\(i)].INAlternativeAppName", alternative.name))
+            strings.append(("INAlternativeAppNames[\(i)].INAlternativeAppNamePronunciationHint", alternative.pronunciationHint))
+        }
+        for case let (key, value?) in strings where value.utf16.count > Self.maximumStringLength {
+            throw CatalogError("\(path): \(key): \(value.utf16.count) UTF-16 code units; at most \(Self.maximumStringLength) are allowed")
+        }
         let attributes = plist.extensionInfo?.attributes
         intentsSupported = plist.intentsSupported ?? attributes?.intentsSupported ?? []
         intentsRestrictedWhileLocked = plist.intentsRestrictedWhileLocked ?? attributes?.intentsRestrictedWhileLocked ?? []

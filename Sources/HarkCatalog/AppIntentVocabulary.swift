@@ -1,4 +1,5 @@
 import Foundation
+import HarkIntents
 
 /// An app's `<lang>.lproj/AppIntentVocabulary.plist`: the terms specific to
 /// the app that every user may say (workout names, ride types, ...), and
@@ -128,7 +129,12 @@ public struct AppIntentVocabulary: Sendable, Equatable {
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw CatalogError("\(path): \(at).ParameterNames[\(j)]: '\(name)' is not IntentName.parameterName (e.g. INStartWorkoutIntent.workoutName)")
                 }
-                parameters.append(Parameter(intent: String(parts[0]), name: String(parts[1])))
+                let parameter = Parameter(intent: String(parts[0]), name: String(parts[1]))
+                // A SiriKit intent's parameters are known; an app's custom intent's are its grammar's.
+                if let description = Domains.all[parameter.intent], !description.parameters.contains(where: { $0.name == parameter.name }) {
+                    throw CatalogError("\(path): \(at).ParameterNames[\(j)]: '\(name)' is not a parameter of \(parameter.intent) (its parameters: \(description.parameters.map(\.name).joined(separator: ", ")))")
+                }
+                parameters.append(parameter)
             }
             for (j, item) in entry.items.enumerated() {
                 guard !item.synonyms.isEmpty else {

@@ -1,0 +1,87 @@
+import Foundation
+import HarkAudio
+import HarkCatalog
+import HarkGrammar
+
+/// What Hark reads from files other people wrote, as functions of raw bytes:
+/// the entry points of the fuzzers (`Fuzz/`, libFuzzer) and of the test that
+/// replays their corpora. Each may reject its input with an error; none may
+/// crash or hang, whatever the bytes.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `WAVReader`: a WAV file.
+    case wav
+    /// `AppInfo` and `AppIntentVocabulary`: an `Info.plist` and an
+    /// `AppIntentVocabulary.plist` (XML or binary), and `InfoPlist.strings`.
+    case plist
+    /// `GrammarParser` and `GrammarCompiler`: a `.hark` grammar.
+    case grammar
+    /// `RhinoImporter`: a Rhino context in YAML, then the grammar it makes.
+    case rhino
+    /// `TextParser` over the built-in domain grammars: a typed request.
+    case text
+
+    /// Runs the target on `bytes`. Errors are the right answer to bad
+    /// input and are ignored here.
+    public func run(_ bytes: Data) {
+        switch self {
+        case .wav:
+            let path = Self.scratch("input.wav", bytes)
+            _ = try? WAVReader.read(contentsOf: path)
+        case .plist:
+            let path = Self.scratch("Info.plist", bytes)
+            _ = try? AppInfo(contentsOf: path)
+            _ = try? AppIntentVocabulary(contentsOf: path)
+            // The same bytes as the localised names of an app that is otherwise fine.
+            _ = try? Catalog.loadApp(folder: Self.appWithStrings(bytes))
+        case .grammar:
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let file = try? GrammarParser.parse(text, path: "fuzz.hark") {
+                _ = try? GrammarCompiler.compile([GrammarInstance(app: "Fuzz", grammar: file)])
+            }
+        case .rhino:
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let result = try? RhinoImporter.translate(text, path: "fuzz.yaml"),
+               let file = try? GrammarParser.parse(result.grammar, path: "fuzz.hark") {
+                _ = try? GrammarCompiler.compile([GrammarInstance(app: "Fuzz", grammar: file)])
+            }
+        case .text:
+            _ = Self.parser?.parse(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// The built-in domain grammars and the sample apps, compiled once:
+    /// `HARK_MODELS` (default `models`, from the checkout's root).
+    static let parser: TextParser? = {
+        let models = ProcessInfo.processInfo.environment["HARK_MODELS"] ?? "models"
+        guard let catalog = try? Catalog.load(appsDirectory: models + "/apps", domainsDirectory: models + "/domains"),
+              let graph = try? GrammarCompiler.compile(catalog.grammarInstances()) else { return nil }
+        return TextParser(graph: graph)
+    }()
+
+    /// Writes `bytes` to this process's scratch file `name` and returns its path.
+    static func scratch(_ name: String, _ bytes: Data) -> String {
+        let path = scratchFolder + "/" + name
+        FileManager.default.createFile(atPath: path, contents: bytes)
+        return path
+    }
+
+    /// A scratch app folder with a valid Info.plist and `bytes` as its `en.lproj/InfoPlist.strings`.
+    static func appWithStrings(_ bytes: Data) -> String {
+        let folder = scratchFolder + "/App"
+        try? FileManager.default.createDirectory(atPath: folder + "/en.lproj", withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: folder + "/Info.plist") {
+            let info: [String: Any] = ["CFBundleName": "Fuzz", "IntentsSupported": ["INSendMessageIntent"],
+                                       "INAlternativeAppNames": [["INAlternativeAppName": "Fuzzy", "INAlternativeAppNamePronunciationHint": "fuzz ee"]]]
+            let data = try? PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+            FileManager.default.createFile(atPath: folder + "/Info.plist", contents: data)
+        }
+        FileManager.default.createFile(atPath: folder + "/en.lproj/InfoPlist.strings", contents: bytes)
+        return folder
+    }
+
+    static let scratchFolder: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-fuzz-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Fuzzes Hark's readers of other people's files with libFuzzer.
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
+#
+# TARGET is wav, plist, grammar, rhino, text, or all. Inputs that reach new
+# code are added to Fuzz/corpus/TARGET (commit the useful ones); a crash,
+# hang (over 10 s) or memory blow-up (over 4 GiB) is saved as
+# Fuzz/crashes/TARGET-* and the script exits non-zero. It prints each
+# target's executions and time. Builds Fuzz/ (every module with
+# -sanitize=fuzzer) into Fuzz/.build first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then echo "usage: scripts/fuzz.sh wav|plist|grammar|rhino|text|all SECONDS [libFuzzer options]" >&2; exit 2; fi
+target=$1 seconds=$2
+shift 2
+swift build -c release --package-path Fuzz --product hark-fuzz >&2
+bin=Fuzz/.build/release/hark-fuzz
+if [ "$target" = all ]; then targets=(wav plist grammar rhino text); else targets=("$target"); fi
+mkdir -p Fuzz/crashes
+for t in "${targets[@]}"; do
+  mkdir -p "Fuzz/corpus/$t"
+  log="Fuzz/.build/fuzz-$t.log"
+  if ! HARK_FUZZ_TARGET="$t" HARK_MODELS=models "$bin" "Fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 \
+        -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="Fuzz/crashes/$t-" -print_final_stats=1 "$@" 2> "$log"; then
+    tail -n 60 "$log" >&2
+    echo "fuzz $t: FAILED; the input is in Fuzz/crashes/ (replay: HARK_FUZZ_TARGET=$t $bin FILE)" >&2
+    exit 1
+  fi
+  runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log")
+  secs=$(awk '/stat::average_exec_per_sec/ {print $2}' "$log")
+  echo "fuzz $t: $runs executions in ${seconds} s ($secs per second), no crash or hang; corpus $(ls "Fuzz/corpus/$t" | wc -l) files"
+done
