@@ -96,6 +96,8 @@ let package = Package(
         // MARK: Tests
         /// Running tools from tests (no pipe deadlocks, no trap on EINTR).
         .target(name: "HarkTestSupport", path: "Tests/HarkTestSupport"),
+        /// Numbered writes to the app and vocabulary stores, killed at random by the crash-safety test.
+        .executableTarget(name: "hark-store-stress", dependencies: ["HarkSampleApps", "HarkCatalog"], path: "Tests/StoreStress"),
         .testTarget(name: "HarkAudioTests", dependencies: ["HarkTestSupport", "HarkAudio"]),
         .testTarget(name: "HarkALSATests", dependencies: ["HarkTestSupport", "HarkALSA", "HarkAudio", "CALSA"]),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkTestSupport", "HarkSpeech", "HarkAudio", "HarkRecognition"]),
@@ -103,7 +105,7 @@ let package = Package(
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkTestSupport", "HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkCatalogTests", dependencies: ["HarkTestSupport", "HarkCatalog", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkTestSupport", "HarkEngine", "HarkIntents"]),
-        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark"]),
+        .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark", "hark-store-stress"]),
         .testTarget(name: "HarkFuzzTargetsTests", dependencies: ["HarkFuzzTargets"]),
         .testTarget(name: "HarkTests", dependencies: ["HarkTestSupport", "Hark", "HarkSampleApps", "HarkBench", "hark"]),
     ],

@@ -24,8 +24,9 @@ public struct AppGroupContainer: Sendable {
 }
 
 /// A JSON document on disk, replaced atomically (write to a temporary file,
-/// flush, rename) so a crash at any moment leaves the old or the new
-/// version, never a torn one.
+/// flush, rename, flush the folder) so a crash or power loss at any moment
+/// leaves the old or the new version, never a torn one, and a change is on
+/// disk when `update` returns.
 actor JSONDocument<Value: Codable & Sendable> {
     let url: URL
     private(set) var value: Value
@@ -58,6 +59,12 @@ actor JSONDocument<Value: Codable & Sendable> {
         try handle.close()
         guard rename(temp.path, url.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        // The rename itself is durable once the folder is flushed.
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
         }
         value = copy
         return result

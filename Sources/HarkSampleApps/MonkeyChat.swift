@@ -54,7 +54,8 @@ public enum MonkeyChat {
         public func allMessages() async -> [Message] { await messages.value }
         public func callHistory() async -> [Call] { await calls.value }
 
-        func send(_ content: String, to recipient: String) async throws {
+        /// Sends `content` to `recipient`: it is in the history, on disk, when this returns.
+        public func send(_ content: String, to recipient: String) async throws {
             try await messages.update { $0.append(Message(recipient: recipient, content: content, sent: Date())) }
         }
 
