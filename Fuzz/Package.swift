@@ -16,7 +16,7 @@ let package = Package(
             name: "hark-fuzz",
             dependencies: [.product(name: "HarkFuzzTargets", package: "Hark")],
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])],
-            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then echo "usage: scripts/fuzz.sh wav|plist|grammar|rhino|text|all SECONDS [libFuzzer options]" >&2; exit 2; fi
 target=$1 seconds=$2
 shift 2
-swift build -c release --package-path Fuzz --product hark-fuzz >&2
+# -sanitize=fuzzer on every module, so libFuzzer sees the coverage of the code it fuzzes.
+swift build -c release --package-path Fuzz --product hark-fuzz -Xswiftc -sanitize=fuzzer >&2
 bin=Fuzz/.build/release/hark-fuzz
 if [ "$target" = all ]; then targets=(wav plist grammar rhino text); else targets=("$target"); fi
 mkdir -p Fuzz/crashes
