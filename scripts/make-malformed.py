@@ -64,6 +64,8 @@ def main():
         "ParameterVocabulary": [{"VocabularyItemIdentifier": "x", "VocabularyItemSynonyms": [{"VocabularyItemPhrase": "banana"}]}]}]})
     app("apps-huge-name", dict(GOOD, CFBundleDisplayName="Monkey" * 100_000))
     app("apps-not-a-plist", b"\x00\x01garbage")
+    # The bundle name names the app's files: it may not climb out of the data folder.
+    app("apps-path-name", dict(GOOD, CFBundleName="../../x"))
     # grammars
     app("grammar-unbalanced", GOOD, grammar="intent INSendMessageIntent:\n    send (a | the message\n")
     app("grammar-undefined-rule", GOOD, grammar="intent INSendMessageIntent:\n    send <nope>\n")

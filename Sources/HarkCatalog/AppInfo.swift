@@ -66,6 +66,12 @@ public struct AppInfo: Sendable, Equatable {
         guard !bundleName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CatalogError("\(path): CFBundleName: must not be empty")
         }
+        // The bundle name names the app's files (its vocabulary, its data),
+        // so it must stay one plain path component.
+        if bundleName.hasPrefix(".") || bundleName.contains("/") || bundleName.contains("\\")
+            || bundleName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw CatalogError("\(path): CFBundleName: '\(bundleName)' must be a plain name (no '/' or '\\', no leading '.', no control characters)")
+        }
         displayName = plist.displayName ?? plist.bundleName
         alternativeNames = plist.alternativeNames ?? []
         if alternativeNames.count > Self.maximumAlternativeNames {
