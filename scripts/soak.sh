@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Soak: `hark listen` on a long stream of spoken requests, memory watched.
+#
+#   scripts/soak.sh [SECONDS] [HARK]     (default: 3600 s of audio, .build/release/hark)
+#
+# Builds a stream of raw 16 kHz mono PCM from the audio fixtures (each
+# followed by 1.5 s of silence, over and over until SECONDS of audio), pipes
+# it into `hark listen --device - --playback none --json` with a fresh data
+# folder, samples the process's resident memory every 5 s, and prints the
+# utterances in the stream, the turns Hark answered, and resident memory
+# at the first answer and at the end. Exits non-zero if a turn is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-3600}
+hark=${2:-.build/release/hark}
+work=$(mktemp -d /tmp/hark-soak.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+utterances=$(python3 - "$seconds" "$work/stream.raw" <<'PY'
+import json, sys, wave
+seconds, out = float(sys.argv[1]), sys.argv[2]
+lines = [json.loads(l) for l in open("audio-fixtures/manifest.jsonl")]
+clips = []
+for line in lines:
+    if line.get("set") not in ("core", "domains"):
+        continue
+    with wave.open("audio-fixtures/" + line["audio"]) as w:
+        assert w.getframerate() == 16000 and w.getnchannels() == 1 and w.getsampwidth() == 2
+        clips.append(w.readframes(w.getnframes()))
+silence = b"\0\0" * 24000
+total, count = 0, 0
+with open(out, "wb") as f:
+    while total < seconds * 32000:
+        for clip in clips:
+            f.write(clip + silence)
+            total += len(clip) + len(silence)
+            count += 1
+            if total >= seconds * 32000:
+                break
+print(count)
+PY
+)
+echo "soak: $(python3 -c "print(round($(stat -c %s "$work/stream.raw")/32000))") s of audio, $utterances utterances" >&2
+"$hark" listen --device - --playback none --json --data-dir "$work/data" < "$work/stream.raw" > "$work/turns.jsonl" 2> "$work/listen.err" &
+pid=$!
+: > "$work/rss"
+while kill -0 "$pid" 2>/dev/null; do
+  rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+  [ -n "$rss" ] && echo "$rss $(grep -c '"heard"' "$work/turns.jsonl" || true)" >> "$work/rss"
+  sleep 5
+done
+wait "$pid" || { echo "soak: hark listen failed: $(tail -3 "$work/listen.err")" >&2; exit 1; }
+turns=$(grep -c '"heard"' "$work/turns.jsonl" || true)
+python3 - "$work/rss" "$turns" "$utterances" <<'PY'
+import sys
+samples = [tuple(int(x) for x in line.split()) for line in open(sys.argv[1]) if len(line.split()) == 2]
+turns, utterances = int(sys.argv[2]), int(sys.argv[3])
+# Memory is compared from the first answered turn (models and grammar loaded) to the end.
+answered = [(rss / 1024, n) for rss, n in samples if n > 0]
+if answered:
+    first, last = answered[0], answered[-1]
+    print(f"soak: {utterances} utterances, {turns} turns answered; resident memory {first[0]:.0f} MiB after turn {first[1]}, "
+          f"{last[0]:.0f} MiB after turn {last[1]}, {max(r for r, _ in answered):.0f} MiB at most ({len(answered)} samples)")
+else:
+    print(f"soak: {utterances} utterances, {turns} turns answered")
+PY
+[ "$turns" -ge "$utterances" ] || { echo "soak: $((utterances - turns)) utterances got no answer" >&2; exit 1; }
