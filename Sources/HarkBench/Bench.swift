@@ -28,6 +28,9 @@ public struct UtteranceResult: Sendable, Codable {
     public var slotsGiven = 0
     public var slotsLabelled = 0
     public var slotsRight = 0
+    /// How the assistant answered: "notUnderstood", "whichApp" (it asked
+    /// which app), or the handler's response code.
+    public var code: String?
 
     public init(audio: String, expectedIntent: String?, expectedSlots: [String: String], heard: String,
                 intent: String?, slots: [String: String], accepted: Bool, intentCorrect: Bool,
@@ -225,7 +228,7 @@ public struct BenchReport: Sendable, Codable {
             lines += ["", "Errors (expected → got):", ""]
             for e in errors {
                 let expected = ([e.expectedIntent ?? "reject"] + e.expectedSlots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
-                let got = ([e.intent ?? "reject"] + e.slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+                let got = ([e.intent ?? (e.code == "whichApp" ? "asked which app" : "reject")] + e.slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
                 lines.append("- `\(URL(fileURLWithPath: e.audio).lastPathComponent)`: \(expected) → \(got) (heard \"\(e.heard)\")")
             }
         }
@@ -386,6 +389,7 @@ public enum Bench {
             result.slotsLabelled = u.slots.count
             result.slotsRight = u.slots.filter { name, value in given[name].map(trimmed) == trimmed(value) }.count
         }
+        result.code = answer.code
         return result
     }
 

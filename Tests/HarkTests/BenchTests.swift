@@ -152,6 +152,18 @@ struct BenchTests {
         #expect(json["slot_f1"] as? Double == 0.4)
     }
 
+    @Test("asking which app counts as a false accept on out-of-grammar audio and is listed as such, not as a rejection")
+    func whichAppOnOutOfGrammar() {
+        let noise = LabelledUtterance(audio: "/a/oog.wav", intent: nil)
+        let asked = Bench.score(noise, Turn(heard: "add how many moons", confidence: 1, app: nil, intent: "INAddTasksIntent",
+                                            slots: ["taskTitles": "how many moons"], speech: "Which app?", code: "whichApp",
+                                            prompt: true, audioSeconds: 1, decodeSeconds: 0.1), latency: 0.1)
+        #expect(!asked.accepted)
+        let report = Bench.report([asked])
+        #expect(report.falseAcceptRate == 1)
+        #expect(report.markdown.contains("`oog.wav`: reject → asked which app taskTitles=how many moons"))
+    }
+
     @Test("word edits: substitutions, insertions and deletions")
     func wordEdits() {
         #expect(WordErrorRate.edits(["a", "b", "c"], ["a", "b", "c"]) == 0)
