@@ -60,7 +60,8 @@ public actor Assistant {
     ///     ``setVocabulary(_:type:app:)``, and re-read before an utterance
     ///     when another process (`hark vocab set`) changed it.
     /// - Throws: ``GrammarError`` when the grammars do not compile,
-    ///   ``CatalogError`` when the stored vocabulary cannot be read.
+    ///   ``CatalogError`` or ``DataFileError`` when the stored vocabulary
+    ///   cannot be read.
     public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: PocketSphinxDecoder?,
                 dictation: DictationVocabulary, vocabularyStore: UserVocabularyStore? = nil,
                 logger: Logger = Logger(label: "hark"),
@@ -116,8 +117,9 @@ public actor Assistant {
     /// utterance is heard with it, and it is stored when the assistant has
     /// a vocabulary store.
     ///
-    /// - Throws: ``CatalogError`` for an unknown type, a string over 1024
-    ///   UTF-16 code units or a failed write; ``GrammarError``.
+    /// - Throws: ``CatalogError`` for an unknown type or a string over 1024
+    ///   UTF-16 code units; ``DataFileError`` for a failed write (the
+    ///   stored vocabulary is left as it was); ``GrammarError``.
     public func setVocabulary(_ strings: [String], type: String, app: String) throws {
         let kind = try VocabularyStringType.named(type)
         let normalized = try UserVocabularyStore.normalize(strings, type: kind)

@@ -29,7 +29,8 @@ public enum VocabularyStringType: String, CaseIterable, Sendable, Codable {
 /// Each type is an ordered set, most important first; the order breaks ties
 /// between entries that sound alike. Writes are crash-safe: the new file is
 /// written beside the old one, flushed, renamed over it and the folder
-/// flushed, so a kill at any moment leaves the old or the new vocabulary.
+/// flushed, so a kill at any moment leaves the old or the new vocabulary,
+/// and a failed write (a full disk) leaves the old one and no temporary file.
 /// A file that exists but holds no vocabulary records that the app's
 /// vocabulary was removed (so first-run seeding does not bring it back).
 public struct UserVocabularyStore: Sendable {
@@ -73,13 +74,11 @@ public struct UserVocabularyStore: Sendable {
 
     /// The app's vocabulary by type, each most important first (empty if none).
     ///
-    /// - Throws: ``CatalogError`` naming the file when it is unreadable or corrupt.
+    /// - Throws: ``DataFileError`` naming the file and the reason when it
+    ///   exists but cannot be read; ``CatalogError`` when it is corrupt.
     public func vocabulary(app: String) throws -> [String: [String]] {
         let url = try file(for: app)
-        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CatalogError("\(url.path): cannot read the vocabulary file")
-        }
+        guard let data = try DataFile.read(url) else { return [:] }
         do {
             return try JSONDecoder().decode([String: [String]].self, from: data)
         } catch {
@@ -145,7 +144,9 @@ public struct UserVocabularyStore: Sendable {
     /// `setVocabularyStrings(_:of:)`), most important first. An empty list
     /// removes the type.
     ///
-    /// - Throws: ``CatalogError`` for a bad app name or string, or a failed write.
+    /// - Throws: ``CatalogError`` for a bad app name or string;
+    ///   ``DataFileError`` for a failed read or write (a full disk), which
+    ///   leaves the stored vocabulary as it was.
     @discardableResult
     public func set(_ strings: [String], type: VocabularyStringType, app: String) throws -> [String] {
         let normalized = try Self.normalize(strings, type: type)
@@ -183,44 +184,5 @@ public struct UserVocabularyStore: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(vocabulary)
         try AtomicFile.write(data, to: url)
-    }
-}
-
-/// Crash-safe file replacement.
-enum AtomicFile {
-    /// Writes `data` to a temporary file in the same folder, fsyncs it,
-    /// renames it over `url` and fsyncs the folder, so that after a crash
-    /// the file holds either the old or the new contents.
-    static func write(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent().path
-        let temp = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CatalogError("\(temp): cannot create (\(String(cString: strerror(errno))))") }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        let writeError = errno
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok else {
-            unlink(temp)
-            throw CatalogError("\(url.path): cannot write (\(String(cString: strerror(writeError))))")
-        }
-        guard rename(temp, url.path) == 0 else {
-            let error = errno
-            unlink(temp)
-            throw CatalogError("\(url.path): cannot replace (\(String(cString: strerror(error))))")
-        }
-        let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
-        }
     }
 }

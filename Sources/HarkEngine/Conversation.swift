@@ -286,8 +286,9 @@ public actor Conversation {
     private func thrown(_ error: any Error, stage: String) -> EngineReply {
         logger.error("handler threw", metadata: ["intent.app": "\(intent.app)", "intent.name": "\(description.name)",
                                                  "intent.stage": "\(stage)", "error": "\(error)"])
-        return finish(speech: "Sorry, \(intent.app) ran into a problem and couldn't do that.", code: .failure,
-                      developerError: "\(stage) threw: \(error)")
+        let speech = (error as? any ErrorWithSpokenReason).map { "Sorry, \(intent.app) couldn't do that: \($0.spokenReason)" }
+            ?? "Sorry, \(intent.app) ran into a problem and couldn't do that."
+        return finish(speech: speech, code: .failure, developerError: "\(stage) threw: \(error)")
     }
 
     private func timedOut(stage: String) -> EngineReply {

@@ -37,3 +37,13 @@ public struct HandlerContractError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 }
+
+/// An error a handler may throw that the person can do something about (a
+/// full disk, say). The engine speaks its ``spokenReason`` ("Sorry,
+/// MonkeyChat couldn't do that: there isn't enough space left to save it.
+/// ...") instead of a bare "ran into a problem"; the developer error still
+/// shows the whole error.
+public protocol ErrorWithSpokenReason: Error {
+    /// What went wrong and what to do, as a clause after "couldn't do that:".
+    var spokenReason: String { get }
+}

@@ -1,4 +1,6 @@
 import Foundation
+import HarkCatalog
+import HarkEngine
 
 /// A sample app's data folder: `<data directory>/groups/<group>/`, like an
 /// iOS app group container shared by the app and its intents extension.
@@ -26,47 +28,39 @@ public struct AppGroupContainer: Sendable {
 /// A JSON document on disk, replaced atomically (write to a temporary file,
 /// flush, rename, flush the folder) so a crash or power loss at any moment
 /// leaves the old or the new version, never a torn one, and a change is on
-/// disk when `update` returns.
+/// disk when `update` returns. A failed write (a full disk) throws a
+/// ``DataFileError`` naming the file and the reason, and leaves the file,
+/// the value in memory and the folder as they were.
 actor JSONDocument<Value: Codable & Sendable> {
     let url: URL
     private(set) var value: Value
 
+    /// Reads the document, or starts from `initial` when there is no file.
+    ///
+    /// - Throws: ``DataFileError`` when the file exists but cannot be read
+    ///   (it is never replaced by `initial`); ``CatalogError`` when it does
+    ///   not decode.
     init(url: URL, initial: Value) throws {
         self.url = url
-        if let data = try? Data(contentsOf: url) {
-            value = try JSONDecoder().decode(Value.self, from: data)
-        } else {
-            value = initial
-        }
+        value = try JSONDocumentFile.read(Value.self, at: url) ?? initial
     }
 
     /// Applies `change` and writes the result before returning it; on a
     /// write error the value in memory stays as it was.
+    ///
+    /// - Throws: ``DataFileError`` when the file cannot be saved.
     @discardableResult
     func update<Result: Sendable>(_ change: @Sendable (inout Value) -> Result) throws -> Result {
         var copy = value
         let result = change(&copy)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(copy)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temp.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temp.path) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temp.path])
-        }
-        try handle.write(contentsOf: data)
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temp.path, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        // The rename itself is durable once the folder is flushed.
-        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        try AtomicFile.write(try encoder.encode(copy), to: url)
         value = copy
         return result
     }
 }
+
+/// A handler that could not read or save its data tells the person why
+/// ("there isn't enough space left to save it. Free some space ...").
+extension DataFileError: ErrorWithSpokenReason {}

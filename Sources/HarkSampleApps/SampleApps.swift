@@ -94,8 +94,12 @@ public struct SampleApps: Sendable {
 
 /// Reads a JSON document's current contents without opening it for writing.
 enum JSONDocumentFile {
+    /// The document, or nil when there is no file.
+    ///
+    /// - Throws: ``DataFileError`` when the file exists but cannot be read;
+    ///   ``CatalogError`` when it does not decode.
     static func read<T: Decodable>(_ type: T.Type, at url: URL) throws -> T? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = try DataFile.read(url) else { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
