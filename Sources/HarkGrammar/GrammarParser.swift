@@ -156,6 +156,13 @@ struct ExpressionParser {
     let line: Int
     let column: Int
     var position = 0
+    /// How many groups ('(' and '[') the parser is inside.
+    var depth = 0
+
+    /// The deepest nesting of '(' and '[' a grammar may use. Real grammars
+    /// use a handful of levels; the limit keeps a hostile file from
+    /// exhausting the stack of every stage that walks the expression.
+    static let maxNesting = 50
 
     static func parse(_ text: String, path: String, line: Int, column: Int) throws(GrammarError) -> GrammarExpression {
         var parser = ExpressionParser(chars: Array(text), path: path, line: line, column: column)
@@ -265,13 +272,16 @@ struct ExpressionParser {
             if c == "|" || c == "&" || c == ")" || c == "]" { break }
             if stopAtArrow, peek("=>") { break }
             switch c {
-            case "(":
+            case "(", "[":
+                guard depth < Self.maxNesting else {
+                    throw error("'\(c)' nested more than \(Self.maxNesting) levels deep; name the inner part as a rule")
+                }
                 let opening = position
                 position += 1
-                items.append(try parseAlternatives(closing: ")", opening: opening))
-            case "[":
-                position += 1
-                items.append(.optional(try parseAlternatives(closing: "]")))
+                depth += 1
+                let group = try parseAlternatives(closing: c == "(" ? ")" : "]", opening: opening)
+                depth -= 1
+                items.append(c == "(" ? group : .optional(group))
             case "<", "{":
                 let close: Character = c == "<" ? ">" : "}"
                 let start = position

@@ -378,6 +378,8 @@ struct RhinoExpressionParser {
     let start: YAMLPosition
     let path: String
     var index = 0
+    /// How many '[' and '(' the parser is inside (at most ExpressionParser.maxNesting).
+    var depth = 0
 
     init(text: String, position: YAMLPosition, path: String) {
         chars = Array(text)
@@ -415,8 +417,13 @@ struct RhinoExpressionParser {
             let c = chars[index]
             switch c {
             case "[", "(":
+                guard depth < ExpressionParser.maxNesting else {
+                    throw error("'\(c)' nested more than \(ExpressionParser.maxNesting) levels deep; use a macro (@name) for the inner part")
+                }
                 let open = index
                 index += 1
+                depth += 1
+                defer { depth -= 1 }
                 let close: Character = c == "[" ? "]" : ")"
                 var alternatives: [[RhinoNode]] = [try parseSequence(inside: close)]
                 while index < chars.count, chars[index] == "," {

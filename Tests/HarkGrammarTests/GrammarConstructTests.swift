@@ -134,6 +134,11 @@ struct GrammarErrorTests {
         ("slot x:\n", "g.hark:1:8: error: expected 'slot x: text' or 'slot x: LIST'"),
         ("slot x: two words\n", "g.hark:1:9: error: expected one slot type after 'slot x:' (text, a list name or a built-in type such as number)"),
         ("intent X:\n    call {who\n", "g.hark:2:10: error: expected a name and '}' after '{'"),
+        // Nesting is bounded, so a hostile file cannot exhaust the stack (found by fuzzing).
+        ("intent X:\n    send " + String(repeating: "(", count: 60) + "a" + String(repeating: ")", count: 60) + "\n",
+         "g.hark:2:60: error: '(' nested more than 50 levels deep; name the inner part as a rule"),
+        ("intent X:\n    send " + String(repeating: "[", count: 51) + "a" + String(repeating: "]", count: 51) + "\n",
+         "g.hark:2:60: error: '[' nested more than 50 levels deep; name the inner part as a rule"),
     ])
     func syntax(source: String, expected: String) {
         #expect(message { _ = try GrammarParser.parse(source, path: "g.hark") } == expected)

@@ -182,6 +182,8 @@ struct RhinoImporterTests {
               ("\"go home!\"", "unexpected '!'", 17),
               ("\"go $spot\"", "expected '$type:name'", 13),
               ("\"go, home\"", "',' outside", 12),
+              ("\"go " + String(repeating: "(", count: 60) + "home" + String(repeating: ")", count: 60) + "\"",
+               "'(' nested more than 50 levels deep", 63),
           ])
     func expressionErrors(expression: String, message: String, column: Int) throws {
         let yaml = "context:\n  expressions:\n    go:\n      - \(expression)\n  slots:\n    spot: [home]\n"
