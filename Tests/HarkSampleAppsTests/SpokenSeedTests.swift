@@ -44,6 +44,7 @@ struct SpokenSeedTests {
         #expect(last.intent == "INSendMessageIntent")
         #expect(last.slots["recipients"] == "Bobo")
         #expect(last.code == "success")
-        #expect(last.slots["content"]?.isEmpty == false)
+        // Free text is heard by the n-gram pass; in flite's rms voice all four seeds come out word for word.
+        #expect(last.slots["content"] == "please send more bananas")
     }
 }
