@@ -1,9 +1,10 @@
 # Hark's two entry points. Each installs what it needs first (Debian
 # packages via scripts/setup.sh), so both work on a fresh machine.
 
+FUZZ_SECONDS ?= 30
 FIXTURE ?= audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
 
-.PHONY: setup build demo test fixtures
+.PHONY: setup build demo test fuzz fixtures
 
 setup:
 	./scripts/setup.sh
@@ -22,6 +23,11 @@ test: setup
 	swift test
 	swift build
 	.build/debug/hark bench audio-fixtures/manifest.jsonl --jobs 2 --min-command-acceptance 50
+
+## Fuzz each reader (WAV, plist, grammar, Rhino YAML, text parser) with
+## libFuzzer for FUZZ_SECONDS each; CI runs it short, scripts/fuzz.sh all 180 long.
+fuzz: setup
+	scripts/fuzz.sh all $(FUZZ_SECONDS)
 
 ## Re-synthesise audio-fixtures/ (espeak-ng and flite voices).
 fixtures: setup
