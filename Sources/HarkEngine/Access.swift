@@ -60,7 +60,14 @@ public struct AuthorizationStore: Sendable {
     ///
     /// - Throws: ``HandlerContractError``-free plain errors naming the file.
     public func statuses() throws -> [String: Status] {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return [:] }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            // Only a missing file means "no decisions yet"; one that exists but cannot be read
+            // must not be taken for empty, or the next decision would overwrite everyone else's.
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw AuthorizationError("\(url.path): cannot read the authorizations; it was left as it is — fix it or move it aside")
+            }
+            return [:]
+        }
         do {
             return try JSONDecoder().decode([String: Status].self, from: data)
         } catch {
@@ -88,11 +95,18 @@ public struct AuthorizationStore: Sendable {
               let handle = FileHandle(forWritingAtPath: temp.path) else {
             throw AuthorizationError("\(temp.path): cannot write (check the data directory's permissions)")
         }
-        try handle.write(contentsOf: data)
-        try handle.synchronize()
-        try handle.close()
+        do {
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        } catch {
+            unlink(temp.path)
+            throw AuthorizationError("\(url.path): cannot save the authorizations (\(error)); the previous version is kept")
+        }
         guard rename(temp.path, url.path) == 0 else {
-            throw AuthorizationError("\(url.path): cannot replace the file (\(String(cString: strerror(errno))))")
+            let reason = String(cString: strerror(errno))
+            unlink(temp.path)
+            throw AuthorizationError("\(url.path): cannot replace the file (\(reason)); the previous version is kept")
         }
     }
 }
