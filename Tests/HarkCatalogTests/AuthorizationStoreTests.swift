@@ -1,5 +1,5 @@
 import Foundation
-import HarkEngine
+import HarkCatalog
 import Testing
 
 @Suite("Authorizations store")
@@ -32,11 +32,11 @@ struct AuthorizationStoreTests {
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         try FileManager.default.createDirectory(at: file.appendingPathComponent("keep"), withIntermediateDirectories: false)
         let store = try AuthorizationStore(dataDirectory: dir)
-        #expect(throws: AuthorizationError.self) { try store.isAuthorized("MonkeyChat") }
+        #expect(throws: DataFileError.self) { try store.isAuthorized("MonkeyChat") }
         do {
             try store.set(.authorized, for: "MonkeyChat")
             Issue.record("set should have failed")
-        } catch let error as AuthorizationError {
+        } catch let error as DataFileError {
             #expect(error.description.contains(file.path))
             #expect(error.description.contains("cannot read"))
         }
