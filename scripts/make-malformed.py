@@ -32,12 +32,28 @@ def write(rel, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
-def app(folder, info, vocabulary=None, grammar=None, name="Broken"):
+def app(folder, info, vocabulary=None, grammar=None, strings=None, name="Broken"):
     write(f"{folder}/{name}/Info.plist", plistlib.dumps(info) if isinstance(info, dict) else info)
+    if strings is not None:
+        write(f"{folder}/{name}/en.lproj/InfoPlist.strings", strings)
     if vocabulary is not None:
         write(f"{folder}/{name}/en.lproj/AppIntentVocabulary.plist", plistlib.dumps(vocabulary))
     if grammar is not None:
         write(f"{folder}/{name}/{name}.hark", grammar)
+
+
+def binary_set_plist():
+    """A binary plist whose top object is a set (marker 0xC1) of one string:
+    legal in the format, never written by Xcode, and enough to crash
+    Foundation's NSSet bridging on Linux if it ever reaches it."""
+    objects = [b"\xc1\x01", b"\x51x"]
+    offsets, body = [], b""
+    for o in objects:
+        offsets.append(8 + len(body))
+        body += o
+    table = bytes(offsets)
+    trailer = b"\0" * 6 + bytes([1, 1]) + struct.pack(">QQQ", len(objects), 0, 8 + len(body))
+    return b"bplist00" + body + table + trailer
 
 
 GOOD = {"CFBundleName": "Broken", "IntentsSupported": ["INSendMessageIntent"]}
@@ -66,6 +82,8 @@ def main():
     app("apps-not-a-plist", b"\x00\x01garbage")
     # The bundle name names the app's files: it may not climb out of the data folder.
     app("apps-path-name", dict(GOOD, CFBundleName="../../x"))
+    # A localised-names file compiled to a binary plist, holding a set instead of a dictionary.
+    app("apps-strings-set", GOOD, strings=binary_set_plist())
     # grammars
     app("grammar-unbalanced", GOOD, grammar="intent INSendMessageIntent:\n    send (a | the message\n")
     app("grammar-undefined-rule", GOOD, grammar="intent INSendMessageIntent:\n    send <nope>\n")

@@ -27,10 +27,20 @@ enum PropertyListFile {
     }
 
     /// Reads an old-style strings file (`"key" = "value";`, UTF-8 or UTF-16
-    /// with a byte-order mark, as Xcode writes them).
+    /// with a byte-order mark, as Xcode writes them), or one Xcode compiled
+    /// to a binary plist.
     static func strings(at path: String) throws -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CatalogError("\(path): cannot read the file")
+        }
+        // A binary plist goes through PropertyListDecoder, never through
+        // PropertyListSerialization: its object marker 0xC_ (a set) makes
+        // Foundation's NSSet bridging crash the process on Linux (found by
+        // `scripts/fuzz.sh plist`; Fuzz/corpus/plist/crash-bplist-set).
+        // Text formats hold no sets, so CoreFoundation's OpenStep parser,
+        // the only one that reads `"key" = "value";`, is safe for them.
+        if data.starts(with: Array("bplist".utf8)) {
+            return try decode([String: String].self, at: path)
         }
         let plist: Any
         do {

@@ -80,7 +80,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 
     static let scratchFolder: String = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-fuzz-\(getpid())").path
+        // Zero-padded, so every run's paths (and the error messages that
+        // quote them) have the same length: a seeded run explores the same inputs.
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hark-fuzz-" + String(format: "%010d", Int(getpid()))).path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }()
