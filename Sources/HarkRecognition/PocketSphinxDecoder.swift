@@ -154,6 +154,9 @@ public final class PocketSphinxDecoder: Sendable {
         }
     }
 
+    /// Serialises ps_init, whose logging set-up is global (see ``makeDecoder(_:modelPath:)``).
+    private static let initLock = NSLock()
+
     private static func makeDecoder(_ args: [String: String], modelPath: String) throws -> OpaquePointer {
         var argv: [UnsafeMutablePointer<CChar>?] = args.sorted { $0.key < $1.key }
             .flatMap { [strdup($0.key), strdup($0.value)] }
@@ -165,7 +168,13 @@ public final class PocketSphinxDecoder: Sendable {
             throw RecognitionError("pocketsphinx rejected the decoder options \(args.keys.sorted()) (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
         }
         defer { cmd_ln_free_r(config) }
-        guard let decoder = ps_init(config) else {
+        // ps_init reopens the process-wide log file (-logfn): two decoders
+        // made at once (bench workers, a dictation decoder beside another
+        // assistant's) closed the same FILE twice and deadlocked in stdio.
+        initLock.lock()
+        let made = ps_init(config)
+        initLock.unlock()
+        guard let decoder = made else {
             throw RecognitionError.missingModel(modelPath, "pocketsphinx could not load it (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
         }
         return decoder
