@@ -132,7 +132,8 @@ public struct BenchReport: Sendable, Codable {
         public var wer: Double?
         public var falseAcceptRate: Double?
         public var rtf: Double
-        public var errors: Int
+        /// The utterances not accepted in this condition, expected versus got.
+        public var errors: [UtteranceResult]
 
         enum CodingKeys: String, CodingKey {
             case wer, rtf, errors
@@ -144,7 +145,7 @@ public struct BenchReport: Sendable, Codable {
     /// This report's figures as one condition.
     public func condition(snr: Double?) -> Condition {
         Condition(snrDb: snr, commandAcceptance: commandAcceptance, intentAccuracy: intentAccuracy, wer: wer,
-                  falseAcceptRate: falseAcceptRate, rtf: rtf, errors: errors.count)
+                  falseAcceptRate: falseAcceptRate, rtf: rtf, errors: errors)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -224,8 +225,12 @@ public struct BenchReport: Sendable, Codable {
                 }
             }
         }
+        let noisyErrors = bySnr.filter { $0.snrDb != nil }.map(\.errors.count).reduce(0, +)
+        if noisyErrors > 0 {
+            lines += ["", "\(noisyErrors) errors with noise mixed: listed per SNR in report.json (`by_snr[].errors`) with --report."]
+        }
         if !errors.isEmpty {
-            lines += ["", "Errors (expected → got):", ""]
+            lines += ["", bySnr.isEmpty ? "Errors (expected → got):" : "Errors on the clean audio (expected → got):", ""]
             for e in errors {
                 let expected = ([e.expectedIntent ?? "reject"] + e.expectedSlots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
                 let got = ([e.intent ?? (e.code == "whichApp" ? "asked which app" : "reject")] + e.slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
