@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Hark builds, runs and tests with.
+# Installs the Debian packages Hark builds, runs and tests with, and RNNoise.
 # Idempotent: does nothing when everything is already installed; otherwise
 # runs `apt-get update` once and installs what is missing.
 set -euo pipefail
@@ -17,6 +17,8 @@ packages=(
   # converting and checking audio
   sox libsox-fmt-base
   pkg-config
+  # scripts: RNNoise's installer, the fixture and malformed-input generators
+  python3
 )
 
 missing=()
@@ -33,3 +35,8 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Noise suppression in front of the recognizer: RNNoise, which Debian does not
+# package, from PyPI's pyrnnoise wheel, pinned by SHA-256 (Python's standard
+# library only).
+python3 "$(dirname "$0")/install-rnnoise.py"

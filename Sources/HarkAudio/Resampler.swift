@@ -11,6 +11,15 @@ public enum Resampler {
     /// `audio` converted to `rate` samples per second (a copy when it is already there).
     /// Errors name "resampler" as their source; callers that know the file relabel them.
     public static func resample(_ audio: PCMAudio, to rate: Int) throws(AudioError) -> PCMAudio {
+        try resample(audio, to: rate, converter: converter)
+    }
+
+    /// libsamplerate's fastest band-limited converter (about 97 dB of
+    /// signal-to-noise, an 80% pass band): for the noise suppressor's trip
+    /// to 48 kHz and back, whose pass band only has to hold 0-8 kHz speech.
+    static let fastConverter = Int32(SRC_SINC_FASTEST)
+
+    static func resample(_ audio: PCMAudio, to rate: Int, converter: Int32) throws(AudioError) -> PCMAudio {
         if audio.sampleRate == rate { return audio }
         let ratio = try conversionRatio(from: audio.sampleRate, to: rate)
         guard !audio.samples.isEmpty else { return PCMAudio(samples: [], sampleRate: rate) }

@@ -53,6 +53,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Out-of-grammar rejection: the garbage loop's probability per phone; higher rejects more, 'off' accepts the nearest sentence.", valueName: "penalty|off"))
     var rejection: String = String(DecoderOptions.defaultRejectionPhonePenalty)
 
+    @Option(help: ArgumentHelp("Noise suppression before decoding: 'rnnoise' (RNNoise, installed by scripts/setup.sh; $HARK_RNNOISE_LIBRARY names another build) or 'off'.", valueName: "rnnoise|off"))
+    var denoise: String = "rnnoise"
+
     @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")
     var verbose = false
 
@@ -65,6 +68,9 @@ extension AssistantOptions {
         for option in decoderOptions where !option.contains("=") {
             throw ValidationError("--decoder-option takes NAME=VALUE, got '\(option)'")
         }
+        guard ["rnnoise", "off"].contains(denoise) else {
+            throw ValidationError("--denoise takes 'rnnoise' or 'off', got '\(denoise)'")
+        }
         if rejection != "off" {
             guard let p = Double(rejection), p > 0, p < 1 else {
                 throw ValidationError("--rejection takes a probability between 0 and 1 (e.g. 1e-8) or 'off', got '\(rejection)'")
@@ -74,7 +80,8 @@ extension AssistantOptions {
 
     /// The recognizer settings these options give.
     var recognizerOptions: DecoderOptions {
-        DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection))
+        DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
+                       denoise: denoise == "rnnoise")
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

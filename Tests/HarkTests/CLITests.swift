@@ -121,6 +121,20 @@ struct CLITests {
         #expect(result.err.contains("--model"))
     }
 
+    @Test("without RNNoise, replay is a one-line error saying what to do; --denoise off goes on without it")
+    func missingNoiseSuppressor() throws {
+        let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let missing = try runHark(["replay", path], environment: ["HARK_RNNOISE_LIBRARY": "/nonexistent/librnnoise.so"])
+        #expect(missing.status != 0)
+        #expect(missing.err.split(separator: "\n").count == 1, "\(missing.err)")
+        #expect(missing.err.contains("cannot load RNNoise (/nonexistent/librnnoise.so") && missing.err.contains("--denoise off"), "\(missing.err)")
+        let off = try runHark(["replay", path, "--denoise", "off"], environment: ["HARK_RNNOISE_LIBRARY": "/nonexistent/librnnoise.so"])
+        #expect(off.status == 0, "\(off.err)")
+        #expect(off.out.contains("MonkeyChat"), "\(off.out)")
+        let bad = try runHark(["replay", path, "--denoise", "speex"])
+        #expect(bad.status != 0 && bad.err.contains("--denoise takes 'rnnoise' or 'off', got 'speex'"), "\(bad.err)")
+    }
+
     @Test("listening on a capture device that does not exist is a clear error")
     func missingDevice() throws {
         let result = try runHark(["listen", "--device", "hark_no_such_device", "--playback", "none"])

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import HarkAudio
+
+/// RNNoise in front of the recognizer, on a real (synthetic-voice) fixture.
+@Suite("NoiseSuppressor (RNNoise)")
+struct NoiseSuppressorTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A spoken fixture, 16 kHz.
+    static func speech() throws -> [Int16] {
+        let path = root.appendingPathComponent("audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav").path
+        return try WAVReader.read(contentsOf: path).audio.toRecognitionFormat().int16Samples()
+    }
+
+    /// White noise from a fixed seed, with the given RMS (in 16-bit units).
+    static func noise(count: Int, rms: Double) -> [Double] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return (0..<count).map { _ in
+            // Sum of 12 uniforms: close to Gaussian, unit variance.
+            var sum = 0.0
+            for _ in 0..<12 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                sum += Double(state >> 11) / Double(1 << 53)
+            }
+            return (sum - 6) * rms
+        }
+    }
+
+    static func energy(_ x: some Collection<Int16>) -> Double {
+        x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, x.count))
+    }
+
+    static func correlation(_ a: [Int16], _ b: [Int16], lag: Int) -> Double {
+        var ab = 0.0, aa = 0.0, bb = 0.0
+        for i in 0..<(a.count - abs(lag)) {
+            let x = Double(a[lag >= 0 ? i : i - lag]), y = Double(b[lag >= 0 ? i + lag : i])
+            ab += x * y; aa += x * x; bb += y * y
+        }
+        return ab / max(1, (aa * bb).squareRoot())
+    }
+
+    @Test("clean speech comes out as long as it went in, in line with it sample for sample, and nearly unchanged")
+    func aligned() throws {
+        let suppressor = try NoiseSuppressor()
+        let input = try Self.speech()
+        let output = try suppressor.suppress(input)
+        #expect(output.count == input.count)
+        let lags = -40...40
+        let best = lags.max { Self.correlation(input, output, lag: $0) < Self.correlation(input, output, lag: $1) }
+        #expect(best == 0, "RNNoise's look-ahead is not taken out: output trails by \(best ?? 0) samples")
+        #expect(Self.correlation(input, output, lag: 0) > 0.9)
+    }
+
+    @Test("noise before the speech is attenuated by more than 15 dB; the speech keeps most of its energy")
+    func attenuates() throws {
+        let suppressor = try NoiseSuppressor()
+        let speech = try Self.speech()
+        let lead = 16_000  // one second of noise alone
+        let noise = Self.noise(count: lead + speech.count, rms: 300)
+        let mixed = noise.enumerated().map { i, n in
+            Int16(clamping: Int((n + (i >= lead ? Double(speech[i - lead]) : 0)).rounded()))
+        }
+        let output = try suppressor.suppress(mixed)
+        // The first 100 ms is the network settling; judge the rest of the lead.
+        let before = Self.energy(mixed[1_600..<lead]), after = Self.energy(output[1_600..<lead])
+        #expect(10 * log10(before / max(after, 1e-9)) > 15, "noise \(before) → \(after)")
+        let speechBefore = Self.energy(speech), speechAfter = Self.energy(output[lead...])
+        #expect(speechAfter > speechBefore * 0.5 && speechAfter < speechBefore * 1.5, "speech \(speechBefore) → \(speechAfter)")
+    }
+
+    @Test("each call starts afresh: the same input gives the same output, whatever came before")
+    func deterministic() throws {
+        let suppressor = try NoiseSuppressor()
+        let input = try Self.speech()
+        let first = try suppressor.suppress(input)
+        _ = try suppressor.suppress(Self.noise(count: 8_000, rms: 3_000).map { Int16(clamping: Int($0)) })
+        #expect(try suppressor.suppress(input) == first)
+        #expect(try suppressor.suppress([]) == [])
+        #expect(try suppressor.suppress([1, 2, 3]).count == 3)
+    }
+
+    @Test("a missing library is an error naming where it looked and what to do")
+    func missing() {
+        do {
+            _ = try NoiseSuppressor(library: "/nonexistent/librnnoise.so")
+            Issue.record("loaded a library that does not exist")
+        } catch {
+            #expect(error.description.hasPrefix("cannot load RNNoise (/nonexistent/librnnoise.so"), "\(error)")
+            #expect(error.description.contains("run scripts/setup.sh") && error.description.contains("--denoise off"))
+        }
+    }
+
+    @Test("a shared library that is not RNNoise is refused by name")
+    func notRNNoise() {
+        do {
+            _ = try NoiseSuppressor(library: "libsamplerate.so.0")
+            Issue.record("took libsamplerate for RNNoise")
+        } catch {
+            #expect(error.description == "libsamplerate.so.0 is not RNNoise: it has no rnnoise_create(); install it with scripts/install-rnnoise.py or pass --denoise off")
+        }
+    }
+}
