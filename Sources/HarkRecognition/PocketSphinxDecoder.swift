@@ -328,7 +328,7 @@ public final class PocketSphinxDecoder: Sendable {
     public func recognize(_ samples: [Int16], grammar: DecoderGrammar) throws -> Recognition {
         let started = ContinuousClock.now
         let samples = try noiseSuppressor.map { suppressor in
-            do { return try suppressor.suppress(samples) } catch { throw RecognitionError("\(error)") }
+            do { return try suppressor.suppressIfNoisy(samples) } catch { throw RecognitionError("\(error)") }
         } ?? samples
         return try state.withLock { (state: inout State?) throws -> Recognition in
             guard let decoder = state?.decoder else { throw RecognitionError("decoder is closed") }
