@@ -81,6 +81,20 @@ struct NoiseSuppressorTests {
         #expect(try suppressor.suppress([1, 2, 3]).count == 3)
     }
 
+    @Test("clean speech is left as it is; the same speech in noise is denoised")
+    func onlyWhenNoisy() throws {
+        let suppressor = try NoiseSuppressor()
+        let speech = try Self.speech()
+        #expect(NoiseSuppressor.estimatedSNR(speech) >= NoiseSuppressor.bypassSNR)
+        #expect(try suppressor.suppressIfNoisy(speech) == speech)
+        // Noise 20 dB under the speech's loudest frame energy or so.
+        let noisy = zip(speech, Self.noise(count: speech.count, rms: 600)).map { Int16(clamping: Int((Double($0) + $1).rounded())) }
+        #expect(NoiseSuppressor.estimatedSNR(noisy) < NoiseSuppressor.bypassSNR)
+        #expect(try suppressor.suppressIfNoisy(noisy) == suppressor.suppress(noisy))
+        #expect(try suppressor.suppressIfNoisy(noisy) != noisy)
+        #expect(NoiseSuppressor.estimatedSNR([]) == 0)
+    }
+
     @Test("a missing library is an error naming where it looked and what to do")
     func missing() {
         do {
