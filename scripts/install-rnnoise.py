@@ -17,6 +17,7 @@ import os
 import platform
 import re
 import sys
+import time
 import urllib.parse
 import urllib.request
 import zipfile
@@ -29,6 +30,18 @@ PINNED = {
                "de5120abce147a72ba343296744ae7cc0a97298e19307c7d3f01cce8c34b18ff"),
 }
 MEMBER = f"pyrnnoise-{VERSION}.data/purelib/pyrnnoise/librnnoise.so"
+
+
+def fetch(url, timeout):
+    """The bytes at url, trying three times (a dropped connection is not a reason to fail set-up)."""
+    for attempt in range(3):
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                return response.read()
+        except OSError as error:
+            if attempt == 2:
+                sys.exit(f"install-rnnoise: cannot fetch {url} ({error}); check the network, or run Hark with --denoise off")
+            time.sleep(5 * (attempt + 1))
 
 
 def sha256(data):
@@ -48,15 +61,13 @@ def main():
             if sha256(f.read()) == library_hash:
                 return
     # PyPI's simple index (PEP 503), the one pip reads: a link per file.
-    with urllib.request.urlopen("https://pypi.org/simple/pyrnnoise/", timeout=60) as response:
-        index = response.read().decode()
+    index = fetch("https://pypi.org/simple/pyrnnoise/", 60).decode()
     links = [urllib.parse.urljoin("https://pypi.org/simple/pyrnnoise/", html.unescape(h)) for h in re.findall(r'href="([^"]+)"', index)]
     url = next((u for u in links if urllib.parse.urlparse(u).path.endswith("/" + wheel)), None)
     if url is None:
         sys.exit(f"install-rnnoise: PyPI has no {wheel}")
     print(f"install-rnnoise: downloading {wheel}", file=sys.stderr)
-    with urllib.request.urlopen(url, timeout=300) as response:
-        data = response.read()
+    data = fetch(url, 300)
     if sha256(data) != wheel_hash:
         sys.exit(f"install-rnnoise: {wheel} does not have the pinned SHA-256 {wheel_hash}; not installed")
     library = zipfile.ZipFile(io.BytesIO(data)).read(MEMBER)
