@@ -186,7 +186,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
         let aligned = (0..<up.samples.count).map { output[Self.latency + $0] / 32768 + residual * up.samples[$0] }
         let down: PCMAudio
         do {
-            down = try Resampler.resample(PCMAudio(samples: Array(aligned), sampleRate: Self.rate), to: sampleRate, converter: Resampler.fastConverter)
+            down = try Resampler.resample(PCMAudio(samples: aligned, sampleRate: Self.rate), to: sampleRate, converter: Resampler.fastConverter)
         } catch {
             throw NoiseSuppressorError("noise suppression: \(error)")
         }
