@@ -54,7 +54,7 @@ let package = Package(
         /// ALSA capture and playback.
         .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA", "CALSAShims"]),
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
-        .target(name: "HarkGrammar"),
+        .target(name: "HarkGrammar", dependencies: ["HarkIntents"]),
         /// pocketsphinx decoding against the intent graph.
         .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkSpeech"]),
         /// espeak-ng synthesis to PCM.
@@ -63,6 +63,8 @@ let package = Package(
         .target(name: "HarkIntents"),
         /// Handler protocols and the resolve → confirm → handle lifecycle.
         .target(name: "HarkEngine", dependencies: ["HarkIntents", .product(name: "Logging", package: "swift-log")]),
+        /// Intents extensions: an app's handler as a separate process, JSON lines over stdio.
+        .target(name: "HarkExtensions", dependencies: ["HarkEngine", "HarkIntents", .product(name: "Logging", package: "swift-log")]),
         /// Installed apps: their grammars and vocabulary.
         .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents"]),
         /// The assistant: audio → recognition → parse → engine → speech.
@@ -70,7 +72,7 @@ let package = Package(
             name: "Hark",
             dependencies: [
                 "HarkAudio", "HarkALSA", "HarkGrammar", "HarkRecognition", "HarkSpeech",
-                "HarkIntents", "HarkEngine", "HarkCatalog",
+                "HarkIntents", "HarkEngine", "HarkCatalog", "HarkExtensions",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -105,6 +107,7 @@ let package = Package(
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkTestSupport", "HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkCatalogTests", dependencies: ["HarkTestSupport", "HarkCatalog", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkTestSupport", "HarkEngine", "HarkIntents"]),
+        .testTarget(name: "HarkExtensionsTests", dependencies: ["HarkTestSupport", "HarkExtensions", "HarkEngine", "HarkIntents"]),
         .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark", "hark-store-stress"]),
         .testTarget(name: "HarkFuzzTargetsTests", dependencies: ["HarkFuzzTargets"]),
         .testTarget(name: "HarkTests", dependencies: ["HarkTestSupport", "Hark", "HarkSampleApps", "HarkBench", "hark"]),

@@ -18,7 +18,10 @@ enum AnswerGrammar {
     ///
     /// - Parameters:
     ///   - vocabulary: The app's user vocabulary by type (contacts for `.person`).
-    ///   - common: The domains' shared lists (numbers, currencies, task statuses, ...).
+    ///   - common: The lists the app's answers may take: the domains' shared
+    ///     lists (numbers, currencies, task statuses, ...), and for an app's
+    ///     own intents its grammars' lists and app vocabulary
+    ///     (``Catalog/answerLists(app:)``).
     static func graph(for question: Question, vocabulary: [String: [String]],
                       common: [String: GrammarExpression] = [:]) throws -> IntentGraph {
         var file = GrammarFile(path: "<answer grammar>")
@@ -77,6 +80,10 @@ enum AnswerGrammar {
                 file.slots["answer.goalValue"] = .list("number")
                 file.slots["answer.workoutGoalUnitType"] = .list("goalUnit")
                 file.intents.append(intent(value, "[for] {answer.goalValue} {answer.workoutGoalUnitType}"))
+            case .builtIn(let type):
+                // number, ordinal, currency, time, date, duration: the grammar's own sub-grammar.
+                file.slots["answer"] = .list(type)
+                file.intents.append(intent(value, "[the] {answer} [please]"))
             }
         }
         return try GrammarCompiler.compile([GrammarInstance(app: app, grammar: file)])

@@ -322,7 +322,7 @@ public actor Assistant {
         }
         let key = IntentKey(app: best.app, intent: best.intent)
         let parameters = Self.parameters(from: best.slots)
-        guard let handler = handlers[key], let description = Domains.all[best.intent] else {
+        guard let handler = handlers[key], let description = catalog.app(named: best.app)?.description(of: best.intent) else {
             return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
                         slots: parameters.mapValues(\.value),
                         speech: "Sorry, \(best.app) can't do that yet.", code: "unsupported", prompt: false,
@@ -401,7 +401,8 @@ public actor Assistant {
             if let question = reply.question {
                 let vocabulary = catalog.userVocabulary[reply.intent.app] ?? [:]
                 do {
-                    let graph = try AnswerGrammar.graph(for: question, vocabulary: vocabulary, common: catalog.common.lists)
+                    let graph = try AnswerGrammar.graph(for: question, vocabulary: vocabulary,
+                                                        common: catalog.answerLists(app: reply.intent.app))
                     answerParser = TextParser(graph: graph)
                     answerGrammar = DecoderGrammar(graph: graph, dictation: dictation)
                 } catch {

@@ -29,25 +29,26 @@ enum Help {
         return GrammarInstance(app: app, grammar: file)
     }
 
-    /// The example requests for `app`: its own `IntentExamples` when the
-    /// catalog has them, else the domains' examples for the intents it
-    /// supports.
-    ///
-    /// Seam: the `vocab` branch loads `AppIntentVocabulary.plist`
-    /// (`IntentPhrases` / `IntentExamples`); once `InstalledApp` carries
-    /// them, return those first here.
+    /// The example requests for `app`: its own (`IntentPhrases` in its
+    /// `AppIntentVocabulary.plist`) first, then the examples of each intent
+    /// it offers that has none there (the SiriKit domains' examples, an own
+    /// intent's declared ones), one per intent.
     static func examples(for app: InstalledApp) -> [String] {
-        app.info.intentsSupported.compactMap { Domains.all[$0] }.flatMap { description in
-            description.examples.prefix(1).map { $0.replacingOccurrences(of: "{app}", with: app.info.displayName) }
+        var examples = app.examplePhrases
+        let covered = Set(app.vocabulary?.intentPhrases.filter { !$0.examples.isEmpty }.map(\.intentName) ?? [])
+        for intent in app.intents where !covered.contains(intent) {
+            guard let example = app.description(of: intent)?.examples.first else { continue }
+            examples.append(example.replacingOccurrences(of: "{app}", with: app.info.displayName))
         }
+        return examples
     }
 
     /// What the app does, as short phrases ("send a message", ...).
     static func abilities(of app: InstalledApp) -> [String] {
-        app.info.intentsSupported.compactMap { Domains.all[$0]?.summary }.map {
+        app.intents.compactMap { app.description(of: $0)?.summary }.filter { !$0.isEmpty }.map {
             // "Sends a message to a contact." → "send a message to a contact"
             var words = ($0.hasSuffix(".") ? String($0.dropLast()) : $0).split(separator: " ").map(String.init)
-            if let verb = words.first?.lowercased() { words[0] = verb.hasSuffix("s") ? String(verb.dropLast()) : verb }
+            if let verb = words.first?.lowercased() { words[0] = verb.hasSuffix("s") && !verb.hasSuffix("ss") ? String(verb.dropLast()) : verb }
             return words.joined(separator: " ")
         }
     }
@@ -58,6 +59,9 @@ enum Help {
         let names = apps.map(\.info.displayName)
         let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
         let examples = apps.compactMap { Help.examples(for: $0).first }.prefix(3).map { "“\($0)”" }
+        guard !examples.isEmpty else {
+            return "I can work with \(list). Ask me what " + (names.count == 1 ? "\(list) can do." : "one of them can do.")
+        }
         return "I can work with \(list). For example, say " + examples.joined(separator: ", or ") + "."
     }
 
@@ -66,7 +70,8 @@ enum Help {
         let abilities = Help.abilities(of: app)
         guard !abilities.isEmpty else { return "\(app.info.displayName) doesn't offer anything to Hark yet." }
         let list = abilities.count == 1 ? abilities[0] : abilities.dropLast().joined(separator: "; ") + "; and " + abilities.last!
-        let examples = Help.examples(for: app).prefix(4).map { "“\($0)”" }.joined(separator: ", ")
-        return "With \(app.info.displayName) you can: \(list). Try \(examples)."
+        let examples = Help.examples(for: app).prefix(4).map { "“\($0)”" }
+        guard !examples.isEmpty else { return "With \(app.info.displayName) you can: \(list)." }
+        return "With \(app.info.displayName) you can: \(list). Try " + examples.joined(separator: ", ") + "."
     }
 }

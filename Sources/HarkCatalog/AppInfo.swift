@@ -37,6 +37,13 @@ public struct AppInfo: Sendable, Equatable {
     /// ``CardTemplate``).
     public var cardTemplates: [String: CardTemplate] = [:]
 
+    /// `HarkIntents`: the app's own intents, by name (see ``CustomIntentDeclaration``).
+    public var customIntents: [String: CustomIntentDeclaration] = [:]
+
+    /// `HarkExtension`: the intents extension process that handles the
+    /// app's intents, when the app has one.
+    public var extensionDeclaration: ExtensionDeclaration?
+
     /// SiriKit allows at most three alternative app names.
     public static let maximumAlternativeNames = 3
 
@@ -95,8 +102,22 @@ public struct AppInfo: Sendable, Equatable {
         intentsSupported = plist.intentsSupported ?? attributes?.intentsSupported ?? []
         intentsRestrictedWhileLocked = plist.intentsRestrictedWhileLocked ?? attributes?.intentsRestrictedWhileLocked ?? []
         isDefaultApp = plist.isDefaultApp ?? false
+        customIntents = try Self.customIntents(plist.customIntents ?? [:], path: path)
+        if let declared = plist.extensionDeclaration {
+            let key = "\(path): HarkExtension.Command"
+            guard let command = declared.command, !command.isEmpty else {
+                throw CatalogError("\(key): missing; give the program and its arguments as an array, e.g. <array><string>python3</string><string>extension.py</string></array>")
+            }
+            for (i, argument) in command.enumerated() {
+                if argument.isEmpty || argument.utf16.count > Self.maximumStringLength
+                    || argument.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    throw CatalogError("\(key)[\(i)]: must be a non-empty argument of at most \(Self.maximumStringLength) UTF-16 code units without control characters")
+                }
+            }
+            extensionDeclaration = ExtensionDeclaration(command: command)
+        }
         for (intent, text) in plist.cardTemplates ?? [:] {
-            guard intentsSupported.contains(intent) else {
+            guard intentsSupported.contains(intent) || customIntents[intent] != nil else {
                 throw CatalogError("\(path): HarkCardTemplates.\(intent): the app does not support \(intent); add it to IntentsSupported or remove the template")
             }
             do { cardTemplates[intent] = try CardTemplate(text) } catch let error as CardTemplate.Error {
@@ -127,6 +148,69 @@ public struct AppInfo: Sendable, Equatable {
         return copy
     }
 
+    /// The `HarkIntents` declarations, checked.
+    static func customIntents(_ declared: [String: IntentPlist], path: String) throws -> [String: CustomIntentDeclaration] {
+        var result: [String: CustomIntentDeclaration] = [:]
+        for (name, plist) in declared {
+            let key = "\(path): HarkIntents.\(name)"
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw CatalogError("\(key): an intent name is letters, digits and '_' (as in the grammar's 'intent NAME:')")
+            }
+            var strings: [(String, String?)] = [("Summary", plist.summary), ("Confirmation", plist.confirmation),
+                                                ("Responses.Success", plist.responses?.success),
+                                                ("Responses.Failure", plist.responses?.failure)]
+            var parameters: [CustomIntentDeclaration.Parameter] = []
+            for (i, parameter) in (plist.parameters ?? []).enumerated() {
+                let here = "\(key).Parameters[\(i)]"
+                guard !parameter.name.isEmpty else { throw CatalogError("\(here).Name: must not be empty") }
+                if parameters.contains(where: { $0.name == parameter.name }) {
+                    throw CatalogError("\(here).Name: '\(parameter.name)' is declared twice")
+                }
+                let required = parameter.required ?? false
+                if required, (parameter.prompt ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw CatalogError("\(here).Prompt: a required parameter needs the question Hark asks when it is missing, e.g. 'What \(InstalledApp.phrase(parameter.name)) would you like?'")
+                }
+                strings.append(("Parameters[\(i)].Prompt", parameter.prompt))
+                parameters.append(.init(name: parameter.name, required: required, prompt: parameter.prompt))
+            }
+            for case let (field, value?) in strings where value.utf16.count > Self.maximumStringLength {
+                throw CatalogError("\(key).\(field): \(value.utf16.count) UTF-16 code units; at most \(Self.maximumStringLength) are allowed")
+            }
+            result[name] = CustomIntentDeclaration(name: name, summary: plist.summary, parameters: parameters,
+                                                   confirmation: plist.confirmation, success: plist.responses?.success,
+                                                   failure: plist.responses?.failure)
+        }
+        return result
+    }
+
+    struct IntentPlist: Decodable {
+        var summary: String?
+        var parameters: [ParameterPlist]?
+        var confirmation: String?
+        var responses: ResponsesPlist?
+        enum CodingKeys: String, CodingKey {
+            case summary = "Summary", parameters = "Parameters", confirmation = "Confirmation", responses = "Responses"
+        }
+    }
+
+    struct ParameterPlist: Decodable {
+        var name: String
+        var required: Bool?
+        var prompt: String?
+        enum CodingKeys: String, CodingKey { case name = "Name", required = "Required", prompt = "Prompt" }
+    }
+
+    struct ResponsesPlist: Decodable {
+        var success: String?
+        var failure: String?
+        enum CodingKeys: String, CodingKey { case success = "Success", failure = "Failure" }
+    }
+
+    struct ExtensionPlist: Decodable {
+        var command: [String]?
+        enum CodingKeys: String, CodingKey { case command = "Command" }
+    }
+
     private struct Plist: Decodable {
         var bundleName: String
         var displayName: String?
@@ -137,6 +221,8 @@ public struct AppInfo: Sendable, Equatable {
         var extensionInfo: Extension?
         var isDefaultApp: Bool?
         var cardTemplates: [String: String]?
+        var customIntents: [String: IntentPlist]?
+        var extensionDeclaration: ExtensionPlist?
 
         enum CodingKeys: String, CodingKey {
             case bundleName = "CFBundleName"
@@ -148,6 +234,8 @@ public struct AppInfo: Sendable, Equatable {
             case extensionInfo = "NSExtension"
             case isDefaultApp = "HarkDefaultApp"
             case cardTemplates = "HarkCardTemplates"
+            case customIntents = "HarkIntents"
+            case extensionDeclaration = "HarkExtension"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HarkGrammar
+import HarkIntents
 
 /// An installed app: its folder, `Info.plist`, app vocabulary and
 /// custom-intent grammars.
@@ -12,12 +13,36 @@ public struct InstalledApp: Sendable {
     /// The app's own grammars (`*.hark` in its folder): custom intents,
     /// routed to this app whether or not its name is said.
     public var grammars: [GrammarFile] = []
+    /// The app's own intents (those its grammars define) as the engine
+    /// drives them, from its `HarkIntents` declarations
+    /// (``describeCustomIntents()``); filled by ``Catalog/load(appsDirectory:domainsDirectory:language:)``.
+    public var customIntents: [String: IntentDescription] = [:]
 
     public init(folder: String, info: AppInfo, vocabulary: AppIntentVocabulary? = nil, grammars: [GrammarFile] = []) {
         self.folder = folder
         self.info = info
         self.vocabulary = vocabulary
         self.grammars = grammars
+    }
+
+    /// Every intent the app offers: its SiriKit intents (`IntentsSupported`)
+    /// and its own, in that order.
+    public var intents: [String] {
+        var result = info.intentsSupported
+        for name in customIntents.keys.sorted() where !result.contains(name) { result.append(name) }
+        return result
+    }
+
+    /// How the engine drives `intent` for this app: the app's own
+    /// declaration, or the SiriKit domain's.
+    public func description(of intent: String) -> IntentDescription? {
+        customIntents[intent] ?? Domains.all[intent]
+    }
+
+    /// Example requests, as the app gives them (`IntentPhrases` in its
+    /// `AppIntentVocabulary.plist`), for "What can … do?".
+    public var examplePhrases: [String] {
+        vocabulary?.intentPhrases.flatMap(\.examples) ?? []
     }
 
     /// The app's identity: `CFBundleName`.
@@ -91,6 +116,7 @@ public struct Catalog: Sendable {
                 throw CatalogError("\(plist): CFBundleName: '\(app.name)' is already the name of the app in \(other.folder)")
             }
             app.grammars = try loadGrammars(in: folder)
+            app.customIntents = try app.describeCustomIntents()
             apps.append(app)
         }
         let defaults = apps.filter(\.info.isDefaultApp)
@@ -214,6 +240,21 @@ public struct Catalog: Sendable {
         }
         var result = values.mapValues { Self.deduplicated($0) }
         result[Self.appSlot] = .value(spoken: names, canonical: app.name)
+        return result
+    }
+
+    /// The lists an answer to one of `app`'s questions may take: the
+    /// domains' shared lists, the app's grammars' own lists, and its app
+    /// and user vocabulary by list name.
+    public func answerLists(app name: String) -> [String: GrammarExpression] {
+        var result = common.lists
+        guard let app = app(named: name) else { return result }
+        let names = GrammarExpression.alternatives(app.spokenNames.map { .sequence($0.map(GrammarExpression.word)) })
+        for grammar in app.grammars {
+            result.merge(grammar.lists) { _, own in own }
+            result.merge(lists(for: app, grammar: grammar, intents: nil, names: names)) { _, supplied in supplied }
+        }
+        result[Self.appSlot] = nil
         return result
     }
 

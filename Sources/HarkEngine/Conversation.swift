@@ -165,13 +165,14 @@ public actor Conversation {
     private func proceed() async -> EngineReply {
         for parameter in description.parameters where !settled.contains(parameter.name) {
             let intent = self.intent, handler = self.handler
-            let outcome = await AppCall { try await handler.resolve(parameter.name, of: intent) }
-                .outcome(within: configuration.timeout)
+            let call = AppCall { try await handler.resolve(parameter.name, of: intent) }
             let result: ResolutionResult
-            switch outcome {
+            switch await call.outcome(within: configuration.timeout) {
             case .value(let value): result = value
             case .failed(let error): return thrown(error, stage: "resolve(\(parameter.name))")
-            case .timedOut: return timedOut(stage: "resolve(\(parameter.name))")
+            case .timedOut:
+                call.cancel()
+                return timedOut(stage: "resolve(\(parameter.name))")
             }
             logger.debug("resolved", metadata: ["intent.name": "\(description.name)", "intent.parameter": "\(parameter.name)",
                                                 "intent.resolution": "\(result)"])
@@ -203,10 +204,13 @@ public actor Conversation {
         }
         let intent = self.intent, handler = self.handler
         let confirmation: IntentResponse
-        switch await AppCall({ try await handler.confirm(intent) }).outcome(within: configuration.timeout) {
+        let confirmCall = AppCall { try await handler.confirm(intent) }
+        switch await confirmCall.outcome(within: configuration.timeout) {
         case .value(let value): confirmation = value
         case .failed(let error): return thrown(error, stage: "confirm(intent:)")
-        case .timedOut: return timedOut(stage: "confirm(intent:)")
+        case .timedOut:
+            confirmCall.cancel()
+            return timedOut(stage: "confirm(intent:)")
         }
         switch confirmation.code {
         case .ready:
@@ -254,8 +258,11 @@ public actor Conversation {
         case .ready:
             return contractViolation("handle(intent:) answered 'ready'; only confirm(intent:) may — answer success, inProgress, failure, failureRequiringAppLaunch or unspecified")
         case .success:
-            var speech = IntentDescription.fill(description.successSpeech, from: intent)
-            if let message = response.message { speech += " " + message }
+            var speech = IntentDescription.fill(description.successSpeech, from: intent, output: response.output)
+            if let message = response.message {
+                // An app's own intent speaks for itself; a domain's sentence comes first.
+                speech = description.isCustom ? message : speech + " " + message
+            }
             return finish(speech: speech, code: .success, response: response)
         case .inProgress:
             var speech = "\(intent.app) is on it."
@@ -270,13 +277,13 @@ public actor Conversation {
     private func ended(_ response: IntentResponse) -> EngineReply {
         switch response.code {
         case .failureRequiringAppLaunch:
-            var speech = response.message ?? IntentDescription.fill(description.failureSpeech, from: intent)
+            var speech = response.message ?? IntentDescription.fill(description.failureSpeech, from: intent, output: response.output)
             speech += " You can continue in \(intent.app)."
             return finish(speech: speech, code: .failureRequiringAppLaunch, response: response)
         case .unspecified:
             return finish(speech: response.message ?? "\(intent.app) didn't say whether that worked.", code: .unspecified, response: response)
         default:
-            return finish(speech: response.message ?? IntentDescription.fill(description.failureSpeech, from: intent),
+            return finish(speech: response.message ?? IntentDescription.fill(description.failureSpeech, from: intent, output: response.output),
                           code: .failure, response: response)
         }
     }
@@ -286,7 +293,8 @@ public actor Conversation {
     private func thrown(_ error: any Error, stage: String) -> EngineReply {
         logger.error("handler threw", metadata: ["intent.app": "\(intent.app)", "intent.name": "\(description.name)",
                                                  "intent.stage": "\(stage)", "error": "\(error)"])
-        let speech = (error as? any ErrorWithSpokenReason).map { "Sorry, \(intent.app) couldn't do that: \($0.spokenReason)" }
+        let speech = (error as? any SpokenFailure)?.spokenSentence(app: intent.app)
+            ?? (error as? any ErrorWithSpokenReason).map { "Sorry, \(intent.app) couldn't do that: \($0.spokenReason)" }
             ?? "Sorry, \(intent.app) ran into a problem and couldn't do that."
         return finish(speech: speech, code: .failure, developerError: "\(stage) threw: \(error)")
     }

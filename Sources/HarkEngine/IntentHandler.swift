@@ -47,3 +47,12 @@ public protocol ErrorWithSpokenReason: Error {
     /// What went wrong and what to do, as a clause after "couldn't do that:".
     var spokenReason: String { get }
 }
+
+/// An error whose whole spoken sentence is its own ("Sorry, Barista isn't
+/// responding."), for failures that are not the request's fault: an
+/// intents extension that crashed, hung or broke the protocol. The engine
+/// speaks ``spokenSentence(app:)``; the developer error keeps the details.
+public protocol SpokenFailure: Error {
+    /// The sentence the person hears, for the app's display name.
+    func spokenSentence(app: String) -> String
+}

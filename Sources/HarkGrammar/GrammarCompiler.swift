@@ -1,3 +1,5 @@
+import HarkIntents
+
 /// One grammar as it applies to one app: the grammar file, the app's names
 /// for `<app>`, and the lists its vocabulary supplies.
 public struct GrammarInstance: Sendable {

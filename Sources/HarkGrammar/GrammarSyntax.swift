@@ -59,3 +59,77 @@ public struct GrammarFile: Sendable, Equatable {
 
     public init(path: String) { self.path = path }
 }
+
+extension GrammarFile {
+    /// The slots `intent`'s sentences can fill, in the order they first
+    /// appear (through the file's rules), without duplicates.
+    public func slotNames(of intent: IntentDefinition) -> [String] {
+        var names: [String] = []
+        var seen = Set<String>()
+        var visitedRules = Set<String>()
+        func walk(_ expression: GrammarExpression) {
+            switch expression {
+            case .word: break
+            case .sequence(let items), .alternatives(let items), .anyOrder(let items, _): items.forEach(walk)
+            case .optional(let inner): walk(inner)
+            case .value(let spoken, _): walk(spoken)
+            case .slot(let name, _):
+                if seen.insert(name).inserted { names.append(name) }
+            case .rule(let name, _):
+                guard visitedRules.insert(name).inserted, let rule = rules[name] else { return }
+                walk(rule)
+            }
+        }
+        intent.sentences.forEach(walk)
+        return names
+    }
+
+    /// Where the values of slot `name` come from: its `slot` declaration,
+    /// else the list of the same name.
+    public func source(ofSlot name: String) -> SlotSource {
+        slots[name] ?? .list(name)
+    }
+}
+
+extension GrammarFile {
+    /// A sentence a person could say for `intent`, for help answers when the
+    /// app gives no example: the shortest of its sentences, each choice's
+    /// first alternative, optional parts left out, and each slot filled
+    /// with its list's first value (or a typical value of a built-in type).
+    /// Nil when every sentence needs a value the grammar does not hold
+    /// (user vocabulary).
+    public func sampleSentence(of intent: IntentDefinition) -> String? {
+        let typical: [String: String] = ["number": "two", "ordinal": "first", "currency": "five dollars", "time": "eight a m",
+                                         "date": "tomorrow", "duration": "ten minutes"]
+        var visiting = Set<String>()
+        func words(_ expression: GrammarExpression) -> [String]? {
+            switch expression {
+            case .word(let w): return [w]
+            case .sequence(let items), .anyOrder(let items, _):
+                var result: [String] = []
+                for item in items {
+                    if case .optional = item { continue }
+                    guard let part = words(item) else { return nil }
+                    result += part
+                }
+                return result
+            case .alternatives(let items):
+                return items.lazy.compactMap(words).first
+            case .optional: return []
+            case .value(let spoken, _): return words(spoken)
+            case .rule(let name, _):
+                guard let rule = rules[name], visiting.insert(name).inserted else { return nil }
+                defer { visiting.remove(name) }
+                return words(rule)
+            case .slot(let name, _):
+                switch source(ofSlot: name) {
+                case .text: return ["something"]
+                case .list(let list):
+                    if let values = lists[list] { return words(values) }
+                    return typical[list].map { $0.split(separator: " ").map(String.init) }
+                }
+            }
+        }
+        return intent.sentences.compactMap(words).filter { !$0.isEmpty }.min { $0.count < $1.count }?.joined(separator: " ")
+    }
+}

@@ -1,3 +1,5 @@
+import HarkIntents
+
 /// What an arc of the intent graph does.
 public enum ArcLabel: Hashable, Sendable {
     /// Consumes nothing.
@@ -69,15 +71,3 @@ public struct IntentGraph: Sendable {
     }
 }
 
-/// An app and one of its intents.
-public struct IntentKey: Hashable, Sendable, CustomStringConvertible {
-    public var app: String
-    public var intent: String
-
-    public init(app: String, intent: String) {
-        self.app = app
-        self.intent = intent
-    }
-
-    public var description: String { "\(app)/\(intent)" }
-}

@@ -1,3 +1,5 @@
+import HarkIntents
+
 /// A slot filled by a parse.
 public struct SlotValue: Sendable, Equatable, Hashable {
     public var name: String

@@ -171,3 +171,17 @@ public struct IntentResponse: Sendable, Hashable {
         self.output = output
     }
 }
+
+/// An app and one of its intents: what a handler is registered for
+/// (`IntentKey(app: "Barista", intent: "orderDrink")`).
+public struct IntentKey: Hashable, Sendable, CustomStringConvertible {
+    public var app: String
+    public var intent: String
+
+    public init(app: String, intent: String) {
+        self.app = app
+        self.intent = intent
+    }
+
+    public var description: String { "\(app)/\(intent)" }
+}

@@ -19,6 +19,10 @@ public enum ParameterKind: Sendable, Hashable {
     case dateTime
     /// A workout goal ("thirty minutes"): parts `goalValue`, `workoutGoalUnitType`.
     case workoutGoal
+    /// A value of one of the grammar's built-in types, by name: `number`,
+    /// `ordinal`, `currency`, `time`, `date`, `duration` (an app's own
+    /// intents; the value is the type's canonical form, e.g. `25 USD`).
+    case builtIn(String)
 }
 
 /// A parameter of an intent and how the engine asks for it.
@@ -62,9 +66,18 @@ public struct IntentDescription: Sendable, Hashable {
     public var examples: [String]
     /// One line on what the intent does.
     public var summary: String
+    /// Whether this is an app's own intent (declared in its `Info.plist`)
+    /// rather than a SiriKit domain's. The app speaks for itself: a message
+    /// in its success response replaces ``successSpeech`` instead of
+    /// following it.
+    public var isCustom: Bool
+
+    /// The domain name of apps' own intents.
+    public static let customDomain = "Custom"
 
     public init(name: String, domain: String, parameters: [ParameterDescription], confirmation: String? = nil,
-                successSpeech: String, failureSpeech: String, examples: [String] = [], summary: String = "") {
+                successSpeech: String, failureSpeech: String, examples: [String] = [], summary: String = "",
+                isCustom: Bool = false) {
         self.name = name
         self.domain = domain
         self.parameters = parameters
@@ -73,6 +86,7 @@ public struct IntentDescription: Sendable, Hashable {
         self.failureSpeech = failureSpeech
         self.examples = examples
         self.summary = summary
+        self.isCustom = isCustom
     }
 
     /// The parameter of that name.
@@ -80,13 +94,32 @@ public struct IntentDescription: Sendable, Hashable {
         parameters.first { $0.name == name }
     }
 
-    /// `template` with `{parameter}` replaced by the intent's spoken values
-    /// (and `{app}` by the app); placeholders without a value are dropped.
-    public static func fill(_ template: String, from intent: Intent) -> String {
+    /// `template` with `{parameter}` replaced by the intent's spoken values,
+    /// `{output.KEY}` by the app's result fields (and `{app}` by the app);
+    /// placeholders without a value are dropped.
+    ///
+    /// A part in square brackets is said only when every placeholder in it
+    /// has a value: `"a {size} {coffeeDrink}[ with {milkAmount}]"`.
+    public static func fill(_ template: String, from intent: Intent, output: [String: String] = [:]) -> String {
+        var template = template
+        while let open = template.range(of: "["),
+              let close = template.range(of: "]", range: open.upperBound..<template.endIndex) {
+            let inner = String(template[open.upperBound..<close.lowerBound])
+            let filled = fill(inner, from: intent, output: output, keepingUnfilled: true)
+            template.replaceSubrange(open.lowerBound..<close.upperBound, with: filled.contains("{") ? "" : inner)
+        }
+        return fill(template, from: intent, output: output, keepingUnfilled: false)
+    }
+
+    private static func fill(_ template: String, from intent: Intent, output: [String: String], keepingUnfilled: Bool) -> String {
         var result = template.replacingOccurrences(of: "{app}", with: intent.app)
         for (name, value) in intent.parameters {
             result = result.replacingOccurrences(of: "{\(name)}", with: value.spoken)
         }
+        for (key, value) in output {
+            result = result.replacingOccurrences(of: "{output.\(key)}", with: value)
+        }
+        if keepingUnfilled { return result }
         while let open = result.range(of: "{"), let close = result.range(of: "}", range: open.upperBound..<result.endIndex) {
             result.removeSubrange(open.lowerBound..<close.upperBound)
         }

@@ -28,49 +28,85 @@ public struct SampleApps: Sendable {
     ///
     /// - Throws: when a data folder cannot be created or a document read.
     public init(dataDirectory: URL) throws {
-        func container(_ group: String) throws -> AppGroupContainer {
-            try AppGroupContainer(dataDirectory: dataDirectory, group: group)
-        }
-        let chat = try container(MonkeyChat.group), lists = try container(ListOMat.group)
-        let notes = try container(TasksNotes.group), pay = try container(MonkeyPay.group)
-        monkeyChat = try MonkeyChat.Store(container: chat)
-        listOMat = try NotebookStore(container: lists, initial: ListOMat.initial)
-        tasksNotes = try NotebookStore(container: notes, initial: TasksNotes.initial)
-        monkeyFit = try MonkeyFit.Store(container: container(MonkeyFit.group))
-        monkeyPay = try MonkeyPay.Store(container: pay)
-        monkeyRide = try MonkeyRide.Store(container: container(MonkeyRide.group))
-
+        let chat = try Self.openMonkeyChat(dataDirectory), lists = try Self.openNotebook(ListOMat.self, dataDirectory)
+        let notes = try Self.openNotebook(TasksNotes.self, dataDirectory), fit = try Self.openMonkeyFit(dataDirectory)
+        let pay = try Self.openMonkeyPay(dataDirectory), ride = try Self.openMonkeyRide(dataDirectory)
+        monkeyChat = chat.store
+        listOMat = lists.store
+        tasksNotes = notes.store
+        monkeyFit = fit.store
+        monkeyPay = pay.store
+        monkeyRide = ride.store
+        let runtimes = [MonkeyChat.appName: chat.runtime, ListOMat.appName: lists.runtime, TasksNotes.appName: notes.runtime,
+                        MonkeyFit.appName: fit.runtime, MonkeyPay.appName: pay.runtime, MonkeyRide.appName: ride.runtime]
         var handlers: [IntentKey: any IntentHandler] = [:]
-        func register(_ app: String, _ intents: [String: any IntentHandler]) {
-            for (intent, handler) in intents { handlers[IntentKey(app: app, intent: intent)] = handler }
+        for (app, runtime) in runtimes {
+            for (intent, handler) in runtime.handlers { handlers[IntentKey(app: app, intent: intent)] = handler }
         }
-        register(MonkeyChat.appName, MonkeyChat.handlers(monkeyChat))
-        register(ListOMat.appName, ListOMat.handlers(listOMat))
-        register(TasksNotes.appName, TasksNotes.handlers(tasksNotes))
-        register(MonkeyFit.appName, MonkeyFit.handlers(monkeyFit))
-        register(MonkeyPay.appName, MonkeyPay.handlers(monkeyPay))
-        register(MonkeyRide.appName, MonkeyRide.handlers(monkeyRide))
         self.handlers = handlers
+        vocabulary = runtimes.compactMapValues { $0.vocabulary.isEmpty ? nil : $0.vocabulary }
+    }
 
-        // The vocabulary as the stores hold it now (read from disk, so the
-        // person's own contacts and lists are what is heard).
-        let contacts = try JSONDocumentFile.read([String].self, at: chat.url.appendingPathComponent("contacts.json"))
-            ?? MonkeyChat.defaultContacts
-        let listBook = try JSONDocumentFile.read(NotebookStore.Notebook.self, at: lists.url.appendingPathComponent("notebook.json"))
-            ?? ListOMat.initial
-        let noteBook = try JSONDocumentFile.read(NotebookStore.Notebook.self, at: notes.url.appendingPathComponent("notebook.json"))
-            ?? TasksNotes.initial
-        let ledger = try JSONDocumentFile.read(MonkeyPay.Ledger.self, at: pay.url.appendingPathComponent("ledger.json"))
-            ?? MonkeyPay.initial
-        vocabulary = [
-            MonkeyChat.appName: ["contactName": Self.titlesAndWords(contacts)],
-            ListOMat.appName: ["notebookItemTitle": Self.titlesAndWords(listBook.lists.map(\.title))],
-            TasksNotes.appName: ["notebookItemTitle": Self.titlesAndWords(noteBook.lists.map(\.title) + noteBook.notes.map(\.title))],
-            MonkeyFit.appName: ["workoutActivityName": MonkeyFit.workouts],
-            MonkeyPay.appName: ["contactName": Self.titlesAndWords(MonkeyPay.contacts),
-                                "paymentsAccountNickname": ledger.accounts.map(\.nickname)],
-            // MonkeyRide's ride options are app vocabulary (its AppIntentVocabulary.plist), not the user's.
+    /// The six sample apps as app modules: each opens its data (in its app
+    /// group container under the data folder) only when it is installed.
+    public static var modules: [any AppModule] {
+        [
+            SampleAppModule(appName: MonkeyChat.appName) { try openMonkeyChat($0).runtime },
+            SampleAppModule(appName: ListOMat.appName) { try openNotebook(ListOMat.self, $0).runtime },
+            SampleAppModule(appName: TasksNotes.appName) { try openNotebook(TasksNotes.self, $0).runtime },
+            SampleAppModule(appName: MonkeyFit.appName) { try openMonkeyFit($0).runtime },
+            SampleAppModule(appName: MonkeyPay.appName) { try openMonkeyPay($0).runtime },
+            SampleAppModule(appName: MonkeyRide.appName) { try openMonkeyRide($0).runtime },
         ]
+    }
+
+    static func container(_ group: String, _ dataDirectory: URL) throws -> AppGroupContainer {
+        try AppGroupContainer(dataDirectory: dataDirectory, group: group)
+    }
+
+    // The vocabulary each app registers is read from its store on disk, so
+    // the person's own contacts and lists are what is heard.
+
+    static func openMonkeyChat(_ data: URL) throws -> (store: MonkeyChat.Store, runtime: AppRuntime) {
+        let container = try container(MonkeyChat.group, data)
+        let store = try MonkeyChat.Store(container: container)
+        let contacts = try JSONDocumentFile.read([String].self, at: container.url.appendingPathComponent("contacts.json"))
+            ?? MonkeyChat.defaultContacts
+        return (store, AppRuntime(handlers: MonkeyChat.handlers(store), vocabulary: ["contactName": titlesAndWords(contacts)]))
+    }
+
+    static func openNotebook(_ app: (some NotebookApp).Type, _ data: URL) throws -> (store: NotebookStore, runtime: AppRuntime) {
+        let container = try container(app.group, data)
+        let store = try NotebookStore(container: container, initial: app.initial)
+        let book = try JSONDocumentFile.read(NotebookStore.Notebook.self, at: container.url.appendingPathComponent("notebook.json"))
+            ?? app.initial
+        // The notebook apps' titles change as lists and notes are made.
+        let source: @Sendable () async -> [String: [String]]? = {
+            ["notebookItemTitle": titlesAndWords(app.titles(in: await store.notebook))]
+        }
+        return (store, AppRuntime(handlers: app.handlers(store), vocabulary: ["notebookItemTitle": titlesAndWords(app.titles(in: book))],
+                                  vocabularySource: source))
+    }
+
+    static func openMonkeyFit(_ data: URL) throws -> (store: MonkeyFit.Store, runtime: AppRuntime) {
+        let store = try MonkeyFit.Store(container: container(MonkeyFit.group, data))
+        return (store, AppRuntime(handlers: MonkeyFit.handlers(store), vocabulary: ["workoutActivityName": MonkeyFit.workouts]))
+    }
+
+    static func openMonkeyPay(_ data: URL) throws -> (store: MonkeyPay.Store, runtime: AppRuntime) {
+        let container = try container(MonkeyPay.group, data)
+        let store = try MonkeyPay.Store(container: container)
+        let ledger = try JSONDocumentFile.read(MonkeyPay.Ledger.self, at: container.url.appendingPathComponent("ledger.json"))
+            ?? MonkeyPay.initial
+        return (store, AppRuntime(handlers: MonkeyPay.handlers(store),
+                                  vocabulary: ["contactName": titlesAndWords(MonkeyPay.contacts),
+                                               "paymentsAccountNickname": ledger.accounts.map(\.nickname)]))
+    }
+
+    static func openMonkeyRide(_ data: URL) throws -> (store: MonkeyRide.Store, runtime: AppRuntime) {
+        // MonkeyRide's ride options are app vocabulary (its AppIntentVocabulary.plist), not the user's.
+        let store = try MonkeyRide.Store(container: container(MonkeyRide.group, data))
+        return (store, AppRuntime(handlers: MonkeyRide.handlers(store)))
     }
 
     /// Titles (or contact names), then each word of them not already one,
@@ -108,24 +144,46 @@ enum JSONDocumentFile {
     }
 }
 
+/// A sample app as an app module (they ship with Hark, so they are
+/// authorized on first use).
+public struct SampleAppModule: AppModule {
+    public let appName: String
+    public var preauthorized: Bool { true }
+    let open: @Sendable (URL) throws -> AppRuntime
+
+    init(appName: String, open: @escaping @Sendable (URL) throws -> AppRuntime) {
+        self.appName = appName
+        self.open = open
+    }
+
+    public func start(_ context: AppContext) throws -> AppRuntime {
+        try open(context.dataDirectory)
+    }
+}
+
+/// ListOMat and TasksNotes: the same notebook store, different apps.
+protocol NotebookApp {
+    static var group: String { get }
+    static var initial: NotebookStore.Notebook { get }
+    static func handlers(_ store: NotebookStore) -> [String: any IntentHandler]
+    /// The titles the app registers as vocabulary.
+    static func titles(in book: NotebookStore.Notebook) -> [String]
+}
+
+extension ListOMat: NotebookApp {
+    static func titles(in book: NotebookStore.Notebook) -> [String] { book.lists.map(\.title) }
+}
+
+extension TasksNotes: NotebookApp {
+    static func titles(in book: NotebookStore.Notebook) -> [String] { book.lists.map(\.title) + book.notes.map(\.title) }
+}
+
 extension SampleApps {
-    /// An assistant with the apps under `modelsDirectory/apps`, the domain
-    /// grammars under `modelsDirectory/domains`, and the sample apps'
-    /// handlers and vocabulary.
+    /// An assistant with the apps under `appsDirectory` (default
+    /// `modelsDirectory/apps`), the domain grammars, and the sample apps'
+    /// handlers for those of them that are installed — built with
+    /// ``AssistantBuilder`` like any other program's assistant.
     ///
-    /// Authorization: the sample apps are authorized the first time the data
-    /// directory is used (they ship with Hark, like Apple's own apps); any
-    /// other app must be authorized with `hark apps authorize APP`, and the
-    /// person may revoke a sample app with `hark apps revoke APP`.
-    ///
-    /// - Parameters:
-    ///   - modelsDirectory: Hark's `models/` folder.
-    ///   - appsDirectory: Installed apps, when not `models/apps`.
-    ///   - domainsDirectory: Domain grammars, when not `models/domains`.
-    ///   - dataDirectory: Where the apps keep their data.
-    ///   - decoder: The recognizer; nil for typed turns only.
-    ///   - configuration: How long handlers may take.
-    ///   - locked: Whether the device starts locked.
     /// - Throws: the first error loading apps, grammars or data, naming the file.
     public static func assistant(
         modelsDirectory: String, appsDirectory: String? = nil, domainsDirectory: String? = nil,
@@ -133,30 +191,11 @@ extension SampleApps {
         configuration: EngineConfiguration = EngineConfiguration(), locked: Bool = false,
         extraHandlers: [IntentKey: any IntentHandler] = [:]
     ) throws -> Assistant {
-        let catalog = try Catalog.load(
-            appsDirectory: appsDirectory ?? (modelsDirectory as NSString).appendingPathComponent("apps"),
-            domainsDirectory: domainsDirectory ?? (modelsDirectory as NSString).appendingPathComponent("domains"))
-        let samples = try SampleApps(dataDirectory: dataDirectory)
-        let authorizations = try AuthorizationStore(dataDirectory: dataDirectory, preauthorized: appNames)
-        // The apps' vocabulary is the user's from the first run on (`hark vocab`).
-        let store = try UserVocabularyStore(dataDirectory: dataDirectory)
-        try store.seed(samples.vocabulary)
-        // The notebook apps' titles change as lists and notes are made.
-        let listOMat = samples.listOMat, tasksNotes = samples.tasksNotes
-        let source: @Sendable (String) async -> [String: [String]]? = { app in
-            switch app {
-            case ListOMat.appName:
-                return ["notebookItemTitle": SampleApps.titlesAndWords(await listOMat.notebook.lists.map(\.title))]
-            case TasksNotes.appName:
-                let book = await tasksNotes.notebook
-                return ["notebookItemTitle": SampleApps.titlesAndWords(book.lists.map(\.title) + book.notes.map(\.title))]
-            default:
-                return nil
-            }
-        }
-        return try Assistant(catalog: catalog, handlers: samples.handlers.merging(extraHandlers) { _, extra in extra },
-                             decoder: decoder, dictation: try Resources.dictation(modelsDirectory: modelsDirectory),
-                             vocabularyStore: store, logger: logger, configuration: configuration,
-                             authorizations: authorizations, locked: locked, vocabularySource: source)
+        var builder = AssistantBuilder(appsDirectory: appsDirectory, domainsDirectory: domainsDirectory,
+                                       modelsDirectory: modelsDirectory, dataDirectory: dataDirectory,
+                                       recognizer: decoder, logger: logger, configuration: configuration, locked: locked)
+        for module in modules { builder.add(module) }
+        for (key, handler) in extraHandlers { builder.register(handler, for: key.intent, app: key.app) }
+        return try builder.build()
     }
 }

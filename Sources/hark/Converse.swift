@@ -49,13 +49,11 @@ extension HarkCommand {
         func run() async throws {
             bootstrapLogging(verbose: verbose)
             try await Self.reportingErrors {
-                let assistant = try SampleApps.assistant(
-                    modelsDirectory: Resources.modelsDirectory(), appsDirectory: apps, domainsDirectory: domains,
-                    dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
-                    decoder: nil, logger: Logger(label: "hark"),
+                let installed = try Wiring.builder(
+                    apps: apps, domains: domains, dataDirectory: Wiring.dataDirectory(dataDir), locked: locked,
                     configuration: EngineConfiguration(progressBudget: .milliseconds(Int(progressBudget * 1000)),
-                                                       timeout: .milliseconds(Int(timeout * 1000))),
-                    locked: locked)
+                                                       timeout: .milliseconds(Int(timeout * 1000)))).start()
+                let assistant = try installed.makeAssistant()
                 let size = await assistant.graphSize
                 Logger(label: "hark").debug("intent graph", metadata: [
                     "graph.states": "\(size.states)", "graph.arcs": "\(size.arcs)", "graph.free_text_arcs": "\(size.freeTextArcs)"])
@@ -78,6 +76,7 @@ extension HarkCommand {
                         print(json ? late.jsonLine : late.terminalCard + "\n")
                     }
                 }
+                await installed.shutdown()
             }
         }
     }

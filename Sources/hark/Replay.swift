@@ -33,7 +33,8 @@ extension HarkCommand {
                 // Read every file first: a bad file fails before any turn runs.
                 let utterances = try files.map { try TurnAudio.read(path: $0) }
                 let synthesizer = try speakTo.map { _ in try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate) }
-                let assistant = try Wiring.assistant(options)
+                let installed = try Wiring.installedApps(options, decoder: try Wiring.decoder(options))
+                let assistant = try installed.makeAssistant()
                 var spoken = PCMAudio(samples: [], sampleRate: 22_050)
                 for samples in utterances {
                     let turn = try await assistant.hear(samples)
@@ -47,6 +48,7 @@ extension HarkCommand {
                         spoken.sampleRate = audio.sampleRate
                     }
                 }
+                await installed.shutdown()
                 if let speakTo {
                     try WAVWriter.write(spoken, to: speakTo)
                 }

@@ -1,12 +1,14 @@
 import Foundation
 import Hark
 import HarkCatalog
+import HarkEngine
 import HarkRecognition
 import HarkSampleApps
 import Logging
 
-/// Builds the assistant the commands share: catalog, sample apps and their
-/// vocabulary, decoder.
+/// Builds the assistant the commands share: the installed apps (with the
+/// sample apps' code for those of them that are installed, and each app's
+/// intents extension), the data folder, the decoder.
 enum Wiring {
     /// The recognizer the options ask for.
     static func decoder(_ options: AssistantOptions) throws -> PocketSphinxDecoder {
@@ -14,14 +16,34 @@ enum Wiring {
                                 options: options.recognizerOptions)
     }
 
+    /// The data folder: `--data-dir`, else `$HARK_DATA_DIR`, `$XDG_DATA_HOME/hark` or `~/.local/share/hark`.
+    static func dataDirectory(_ dataDir: String?) -> URL {
+        dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory()
+    }
+
+    /// The builder for these apps, with the sample apps' modules.
+    static func builder(apps: String?, domains: String?, dataDirectory: URL, decoder: PocketSphinxDecoder? = nil,
+                        locked: Bool = false, configuration: EngineConfiguration = EngineConfiguration()) -> AssistantBuilder {
+        var builder = AssistantBuilder(appsDirectory: apps, domainsDirectory: domains, modelsDirectory: Resources.modelsDirectory(),
+                                       dataDirectory: dataDirectory, recognizer: decoder, logger: Logger(label: "hark"),
+                                       configuration: configuration, locked: locked)
+        for module in SampleApps.modules { builder.add(module) }
+        return builder
+    }
+
+    /// The installed apps the options name, started.
+    static func installedApps(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil,
+                              dataDirectory: URL? = nil) throws -> InstalledApps {
+        try builder(apps: options.apps, domains: options.domains,
+                    dataDirectory: dataDirectory ?? Self.dataDirectory(options.dataDir),
+                    decoder: decoder, locked: options.locked).start()
+    }
+
     /// The assistant, with `decoder` or a new one.
     static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil, textOnly: Bool = false,
                           dataDirectory: URL? = nil) throws -> Assistant {
         let decoder = textOnly ? nil : try decoder ?? Self.decoder(options)
-        return try SampleApps.assistant(
-            modelsDirectory: Resources.modelsDirectory(), appsDirectory: options.apps, domainsDirectory: options.domains,
-            dataDirectory: dataDirectory ?? options.dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory(),
-            decoder: decoder, locked: options.locked)
+        return try installedApps(options, decoder: decoder, dataDirectory: dataDirectory).makeAssistant()
     }
 }
 

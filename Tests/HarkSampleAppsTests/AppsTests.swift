@@ -1,6 +1,7 @@
 import Foundation
 import HarkCatalog
 import HarkGrammar
+import HarkIntents
 import HarkSampleApps
 import Testing
 
