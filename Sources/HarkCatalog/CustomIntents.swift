@@ -144,7 +144,7 @@ extension InstalledApp {
     }
 
     /// "orderDrink" → "order drink"; "numberOfShots" → "number of shots".
-    static func phrase(_ identifier: String) -> String {
+    public static func phrase(_ identifier: String) -> String {
         var words: [String] = []
         var current = ""
         for character in identifier {

@@ -22,10 +22,14 @@ extension HarkCommand {
             var appsDirectory: String { apps ?? (Resources.modelsDirectory() as NSString).appendingPathComponent("apps") }
             var dataDirectory: URL { dataDir.map { URL(fileURLWithPath: $0) } ?? AppGroupContainer.defaultDataDirectory() }
 
+            /// The installed apps, with the sample apps' code for those of them installed.
+            func installed() throws -> InstalledApps {
+                try Wiring.builder(apps: apps, domains: nil, dataDirectory: dataDirectory).start()
+            }
+
             func load() throws -> (apps: [InstalledApp], store: AuthorizationStore) {
-                let catalog = try Catalog.load(appsDirectory: appsDirectory,
-                                               domainsDirectory: (Resources.modelsDirectory() as NSString).appendingPathComponent("domains"))
-                return (catalog.apps, try AuthorizationStore(dataDirectory: dataDirectory, preauthorized: SampleApps.appNames))
+                let installed = try installed()
+                return (installed.catalog.apps, try installed.authorizations())
             }
 
             func app(named name: String, in apps: [InstalledApp]) throws -> InstalledApp {
@@ -39,18 +43,69 @@ extension HarkCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the installed apps, their intents and authorization.")
+            static let configuration = CommandConfiguration(
+                abstract: "List the installed apps, their intents, who handles each, and authorization.",
+                discussion: "Each intent is handled by code built into Hark (the sample apps), the app's intents extension (its command), a Swift handler registered by the program embedding Hark, or nobody.")
             @OptionGroup var location: Location
+
+            @Flag(help: "Print one JSON object per app.")
+            var json = false
+
+            struct Entry: Encodable {
+                struct IntentEntry: Encodable {
+                    var name: String
+                    var domain: String
+                    var custom: Bool
+                    var handler: String
+                    var command: [String]?
+                }
+                var name: String
+                var displayName: String
+                var folder: String
+                var authorization: String
+                var usageDescription: String?
+                var intents: [IntentEntry]
+                var examples: [String]
+                enum CodingKeys: String, CodingKey {
+                    case name, folder, authorization, intents, examples
+                    case displayName = "display_name"
+                    case usageDescription = "usage_description"
+                }
+            }
 
             func run() async throws {
                 try await Self.reportingErrors {
-                    let (apps, store) = try location.load()
-                    let statuses = try store.statuses()
-                    for app in apps {
-                        let status = statuses[app.name]?.rawValue ?? "not authorized"
-                        print("\(app.info.displayName)  [\(status)]")
-                        if let usage = app.info.usageDescription { print("  \(usage)") }
-                        print("  intents: \(app.info.intentsSupported.joined(separator: ", "))")
+                    let installed = try location.installed()
+                    let statuses = try installed.authorizations().statuses()
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    for app in installed.catalog.apps {
+                        let intents = app.intents.map { intent -> Entry.IntentEntry in
+                            let kind = installed.handlerKind(app: app.name, intent: intent)
+                            let handler: String, command: [String]?
+                            switch kind {
+                            case .builtIn: (handler, command) = ("built-in", nil)
+                            case .swift: (handler, command) = ("swift", nil)
+                            case .extensionCommand(let words): (handler, command) = ("extension", words)
+                            case .none: (handler, command) = ("none", nil)
+                            }
+                            return .init(name: intent, domain: app.description(of: intent)?.domain ?? "unknown",
+                                         custom: app.customIntents[intent] != nil, handler: handler, command: command)
+                        }
+                        let entry = Entry(name: app.name, displayName: app.info.displayName, folder: app.folder,
+                                          authorization: statuses[app.name]?.rawValue ?? "not authorized",
+                                          usageDescription: app.info.usageDescription, intents: intents,
+                                          examples: app.examplePhrases)
+                        if json {
+                            print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+                            continue
+                        }
+                        print("\(entry.displayName)  [\(entry.authorization)]  \(entry.folder)")
+                        if let usage = entry.usageDescription { print("  \(usage)") }
+                        for intent in app.intents {
+                            let own = app.customIntents[intent] != nil ? " (the app's own)" : ""
+                            print("  \(intent)\(own): \(installed.handlerKind(app: app.name, intent: intent))")
+                        }
                     }
                 }
             }

@@ -60,7 +60,8 @@ extension HarkCommand {
                     let grammarURL = folder.appendingPathComponent("\(name).hark")
                     let plistURL = folder.appendingPathComponent("Info.plist")
                     try Data(result.grammar.utf8).write(to: grammarURL, options: .atomic)
-                    try Data(Self.infoPlist(name: name, intents: result.intents).utf8).write(to: plistURL, options: .atomic)
+                    let declarations = try GrammarParser.parse(result.grammar, path: grammarURL.path)
+                    try Self.infoPlist(name: name, intents: result.intents, grammar: declarations).write(to: plistURL, options: .atomic)
                     // Check the folder loads as an app, as the assistant will load it.
                     _ = try AppInfo(contentsOf: plistURL.path)
                     print("wrote \(grammarURL.path) (intents: \(result.intents.joined(separator: ", ")))")
@@ -69,29 +70,26 @@ extension HarkCommand {
                 }
             }
 
-            /// A minimal `Info.plist` naming the app and its intents.
-            static func infoPlist(name: String, intents: [String]) -> String {
-                func escape(_ s: String) -> String {
-                    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                        .replacingOccurrences(of: ">", with: "&gt;")
+            /// The app's `Info.plist`: its name, its intents, and a
+            /// `HarkIntents` declaration for each intent with every slot as
+            /// an optional parameter and a question to ask for it, and
+            /// plain response sentences — to edit (docs/apps.md).
+            static func infoPlist(name: String, intents: [String], grammar: GrammarFile) throws -> Data {
+                var declarations: [String: Any] = [:]
+                for intent in grammar.intents where intents.contains(intent.name) {
+                    let parameters: [[String: Any]] = grammar.slotNames(of: intent).map { slot in
+                        ["Name": slot, "Required": false, "Prompt": "What \(InstalledApp.phrase(slot)) would you like?"]
+                    }
+                    declarations[intent.name] = [
+                        "Summary": InstalledApp.phrase(intent.name).prefix(1).uppercased() + InstalledApp.phrase(intent.name).dropFirst() + ".",
+                        "Parameters": parameters,
+                        "Responses": ["Success": "Okay.", "Failure": "Sorry, {app} couldn't do that."],
+                    ]
                 }
-                return """
-                    <?xml version="1.0" encoding="UTF-8"?>
-                    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-                    <plist version="1.0">
-                    <dict>
-                        <key>CFBundleName</key>
-                        <string>\(escape(name))</string>
-                        <key>CFBundleDisplayName</key>
-                        <string>\(escape(name))</string>
-                        <key>IntentsSupported</key>
-                        <array>
-                    \(intents.map { "        <string>\(escape($0))</string>" }.joined(separator: "\n"))
-                        </array>
-                    </dict>
-                    </plist>
-
-                    """
+                let plist: [String: Any] = [
+                    "CFBundleName": name, "CFBundleDisplayName": name, "IntentsSupported": intents, "HarkIntents": declarations,
+                ]
+                return try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
             }
 
             /// Words the recognizer could not say stop the assistant from
