@@ -186,9 +186,9 @@ public struct AssistantBuilder: Sendable {
                 handshakeTimeout: extensionHandshakeTimeout, logger: logger)
             extensions.append(process)
             for intent in app.intents where handlers[IntentKey(app: app.name, intent: intent)] == nil {
-                guard let description = app.description(of: intent) else { continue }
+                guard app.description(of: intent) != nil else { continue }
                 let key = IntentKey(app: app.name, intent: intent)
-                handlers[key] = ExtensionHandler(process: process, description: description, timeout: extensionTimeout)
+                handlers[key] = ExtensionHandler(process: process, timeout: extensionTimeout)
                 kinds[key] = .extensionCommand(declaration.command)
             }
         }

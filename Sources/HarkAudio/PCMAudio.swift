@@ -54,3 +54,9 @@ public protocol AudioSink: Sendable {
     /// Plays or writes the audio (any rate; the sink converts as it needs).
     func write(_ audio: PCMAudio) async throws
 }
+
+/// Something that turns text into speech (espeak-ng in `HarkSpeech`).
+public protocol SpeechSynthesizer: Sendable {
+    /// The text spoken, at the synthesizer's own rate.
+    func synthesize(_ text: String) throws -> PCMAudio
+}

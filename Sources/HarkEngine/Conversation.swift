@@ -155,6 +155,13 @@ public actor Conversation {
         return await proceed()
     }
 
+    /// SiriKit's default resolution for a handler with no opinion.
+    static func applyingDefault(_ result: ResolutionResult, parameter: ParameterDescription, value: ParameterValue?) -> ResolutionResult {
+        guard result == .byDefault else { return result }
+        if let value { return .success(with: value) }
+        return parameter.required ? .needsValue : .notRequired
+    }
+
     static func match(_ value: ParameterValue, in options: [ParameterValue]) -> ParameterValue? {
         func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
         return options.first { key($0.value) == key(value.value) || key($0.spoken) == key(value.spoken) }
@@ -176,7 +183,9 @@ public actor Conversation {
             }
             logger.debug("resolved", metadata: ["intent.name": "\(description.name)", "intent.parameter": "\(parameter.name)",
                                                 "intent.resolution": "\(result)"])
-            switch result {
+            switch Self.applyingDefault(result, parameter: parameter, value: self.intent[parameter.name]) {
+            case .byDefault:
+                continue
             case .success(let value):
                 self.intent[parameter.name] = value
             case .notRequired:

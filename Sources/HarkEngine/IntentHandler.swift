@@ -6,7 +6,8 @@ import HarkIntents
 /// register `INSendMessageIntent.handler(myHandler)`, which bridges to this.
 ///
 /// `resolve` and `confirm` are optional: by default a given value resolves
-/// to itself, a missing one needs a value, and confirm answers `ready`.
+/// to itself, a missing one is asked for when the parameter is required
+/// (``ResolutionResult/byDefault``), and confirm answers `ready`.
 public protocol IntentHandler: Sendable {
     /// Decides whether the value of `parameter` in `intent` is right.
     func resolve(_ parameter: String, of intent: Intent) async throws -> ResolutionResult
@@ -18,8 +19,7 @@ public protocol IntentHandler: Sendable {
 
 extension IntentHandler {
     public func resolve(_ parameter: String, of intent: Intent) async throws -> ResolutionResult {
-        if let value = intent[parameter] { return .success(with: value) }
-        return .needsValue
+        .byDefault
     }
 
     public func confirm(_ intent: Intent) async throws -> IntentResponse {

@@ -4,26 +4,24 @@ import HarkIntents
 /// One intent of an app, handled by the app's intents extension process:
 /// the engine's resolve → confirm → handle calls become protocol requests.
 /// Stages the extension's handshake leaves out, and parameters it answers
-/// with `{"result": "default"}`, get SiriKit's defaults: a given value
-/// resolves to itself, a missing required one is asked for, a missing
-/// optional one is not required, and confirm is `ready`.
+/// with `{"result": "default"}`, get SiriKit's defaults
+/// (``ResolutionResult/byDefault``: a given value resolves to itself, a
+/// missing required one is asked for, a missing optional one is not
+/// required), and confirm is `ready`.
 public struct ExtensionHandler: IntentHandler {
     public let process: ExtensionProcess
-    /// The intent as the engine drives it (which parameters are required).
-    public let description: IntentDescription
     /// How long one answer may take before the extension is stopped. Keep
     /// it under the engine's own limit, so the person hears that the app
     /// isn't responding rather than a bare time-out.
     public let timeout: Duration
 
-    public init(process: ExtensionProcess, description: IntentDescription, timeout: Duration) {
+    public init(process: ExtensionProcess, timeout: Duration) {
         self.process = process
-        self.description = description
         self.timeout = timeout
     }
 
     public func resolve(_ parameter: String, of intent: Intent) async throws -> ResolutionResult {
-        guard try await takes("resolve", intent) else { return defaultResolution(parameter, intent) }
+        guard try await takes("resolve", intent) else { return .byDefault }
         let answer = try await process.request("resolve", fields: [
             "parameter": .string(parameter), "intent": Self.encode(intent),
         ], timeout: timeout)
@@ -42,7 +40,7 @@ public struct ExtensionHandler: IntentHandler {
         case "notRequired": return .notRequired
         case "needsMoreDetails": return .needsMoreDetails
         case "unsupported": return .unsupported(reason: answer["reason"]?.scalarText)
-        case "default": return defaultResolution(parameter, intent)
+        case "default": return .byDefault
         case "disambiguation":
             guard case .array(let items)? = answer["options"] else {
                 throw await garbage("answered resolve(\(parameter)) with disambiguation but no \"options\" array", answer)
@@ -101,11 +99,6 @@ public struct ExtensionHandler: IntentHandler {
         }
         let activity = answer["user_activity"]?.scalarText.map { UserActivity(activityType: $0) }
         return IntentResponse(code: code, message: answer["speech"]?.scalarText, userActivity: activity, output: output)
-    }
-
-    private func defaultResolution(_ parameter: String, _ intent: Intent) -> ResolutionResult {
-        if let value = intent[parameter] { return .success(with: value) }
-        return description.parameter(parameter)?.required == true ? .needsValue : .notRequired
     }
 
     private func garbage(_ detail: String, _ answer: [String: JSONValue]) async -> ExtensionError {

@@ -139,6 +139,8 @@ public actor ExtensionProcess {
             throw failing(.garbage, "printed a line over \(LineChannel.maximumLineLength) bytes for request \(id): \(Self.excerpt(prefix))…")
         case .end:
             let status = exitStatus(of: running.process)
+            // Its last words on standard error explain the exit: let them arrive.
+            stderrTail.waitUntilFinished()
             stop(reason: "it exited")
             throw fault(.exited, "exited (\(status)) before answering request \(id)")
         case .timedOut:
@@ -269,6 +271,7 @@ public actor ExtensionProcess {
                 case .timedOut:
                     continue
                 case .end, .cancelled:
+                    tail.finish()
                     return
                 }
             }
@@ -402,7 +405,20 @@ final class RecentLines: Sendable {
         }
     }
 
-    func clear() { store.withLock { $0.removeAll() } }
+    private let finished = Mutex(false)
+
+    func clear() {
+        store.withLock { $0.removeAll() }
+        finished.withLock { $0 = false }
+    }
+
+    /// The extension closed its standard error (it exited).
+    func finish() { finished.withLock { $0 = true } }
+
+    /// Waits (briefly) for the extension's standard error to close.
+    func waitUntilFinished() {
+        for _ in 0..<100 where !finished.withLock({ $0 }) { usleep(2_000) }
+    }
 
     var lines: [String] { store.withLock { $0 } }
 }

@@ -82,6 +82,11 @@ public enum ResolutionResult: Sendable, Hashable {
     case notRequired
     /// The value cannot be used, for this reason.
     case unsupported(reason: String?)
+    /// No opinion: the engine applies SiriKit's default — a given value is
+    /// right, a missing one is asked for when the parameter is required and
+    /// not required otherwise. What a generic handler's `resolve` answers
+    /// unless it implements it.
+    case byDefault
 }
 
 /// The outcome of resolving one typed parameter, as SiriKit names them

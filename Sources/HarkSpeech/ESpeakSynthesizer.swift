@@ -11,7 +11,7 @@ import HarkAudio
 /// Any number of synthesizers, on any threads, can be used at once: espeak-ng
 /// itself is process-global and single-threaded, so calls are serialised by
 /// one lock and each call selects its own voice and rate.
-public final class ESpeakSynthesizer: Sendable {
+public final class ESpeakSynthesizer: SpeechSynthesizer {
     /// The voice espeak-ng speaks with ("en-us", "en-gb", "de", "en-us+f3", ...).
     public let voice: String
     /// Speaking rate in words per minute.

@@ -61,46 +61,32 @@ extension HarkCommand {
                     ? RawPCMSource(fileHandle: .standardInput, sampleRate: inputRate)
                     : try ALSACapture(device: device)
                 let decoder = try Wiring.decoder(options)
-                let assistant = try Wiring.assistant(options, decoder: decoder)
+                let installed = try Wiring.installedApps(options, decoder: decoder)
+                let assistant = try installed.makeAssistant()
                 let synthesizer = try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate)
                 let speaker: ALSAPlayback? = playback == "none" ? nil : ALSAPlayback(device: playback)
                 if let speaker { try speaker.checkDevice() }
-                var configuration = EndpointerConfiguration()
-                configuration.trailingSilence = trailingSilence
-                var endpointer = Endpointer(configuration: configuration)
-                var gate = wake.map { WakeGate(phrase: $0, threshold: wakeThreshold) }
-                let handsFree = gate != nil
+                var configuration = VoiceSession.Configuration()
+                configuration.endpointer.trailingSilence = trailingSilence
+                configuration.wakePhrase = wake
+                configuration.wakeThreshold = wakeThreshold
+                let session = VoiceSession(source: source, assistant: assistant, recognizer: decoder,
+                                           synthesizer: synthesizer, sink: speaker, configuration: configuration)
                 FileHandle.standardError.write(Data("hark: listening on \(source.name); \(wake.map { "say \"\($0)\", then" } ?? "") speak to an app by name\n".utf8))
-                func say(_ text: String) async throws {
-                    if let speaker, !text.isEmpty { try await speaker.write(try synthesizer.synthesize(text)) }
-                }
-                func show(_ turn: Turn) async throws {
-                    print(json ? turn.jsonLine : turn.terminalCard + "\n")
-                    try await say(handsFree ? turn.speech : turn.briefSpeech)
-                }
-                func answer(_ utterance: Utterance) async throws {
-                    var samples = utterance.samples
-                    if gate != nil {
-                        switch try await gate!.admit(samples, assistant: assistant, decoder: decoder) {
-                        case .ignored:
-                            FileHandle.standardError.write(Data(String(format: "hark: (%.1f s without \"%@\", ignored)\n", utterance.endTime - utterance.startTime, wake!).utf8))
-                            return
-                        case .woke:
-                            if json { print(#"{"code":"awake","speech":"Yes?"}"#) } else { print("hark:   Yes?\n") }
-                            try await say("Yes?")
-                            return
-                        case .request(let request):
-                            samples = request
-                        }
+                let json = self.json, wake = self.wake ?? ""
+                try await session.run { event in
+                    switch event {
+                    case .turn(let turn):
+                        print(json ? turn.jsonLine : turn.terminalCard + "\n")
+                    case .awake:
+                        if json { print(#"{"code":"awake","speech":"Yes?"}"#) } else { print("hark:   Yes?\n") }
+                    case .ignored(let seconds):
+                        FileHandle.standardError.write(Data(String(format: "hark: (%.1f s without \"%@\", ignored)\n", seconds, wake).utf8))
+                    case .droppedWhileSpeaking(let seconds):
+                        FileHandle.standardError.write(Data(String(format: "hark: (%.1f s heard while speaking, dropped)\n", seconds).utf8))
                     }
-                    try await show(try await assistant.hear(samples))
-                    // A slow handler's result, spoken when it arrives.
-                    for late in await assistant.lateResults() { try await show(late) }
                 }
-                for try await frame in source.frames() {
-                    for utterance in endpointer.process(frame) { try await answer(utterance) }
-                }
-                for utterance in endpointer.finish() { try await answer(utterance) }
+                await installed.shutdown()
             }
         }
     }

@@ -215,3 +215,29 @@ struct TypedValueTests {
         }
     }
 }
+
+@Suite("SiriKit's default resolution")
+struct DefaultResolutionTests {
+    /// A generic handler that implements only handle.
+    struct HandleOnly: IntentHandler {
+        func handle(_ intent: Intent) async throws -> IntentResponse { IntentResponse(code: .success) }
+    }
+
+    static let description = IntentDescription(
+        name: "orderDrink", domain: IntentDescription.customDomain,
+        parameters: [ParameterDescription(name: "size", kind: .vocabulary("size"), prompt: "What size would you like?", required: true),
+                     ParameterDescription(name: "roast", kind: .vocabulary("roast"), prompt: "Which roast?", required: false)],
+        successSpeech: "Your {size}[ {roast}] coffee is on its way.", failureSpeech: "Sorry.", isCustom: true)
+
+    @Test("a missing required parameter is asked for, a missing optional one is not, a given one stands")
+    func defaults() async {
+        let conversation = Conversation(intent: Intent(app: "Barista", name: "orderDrink"), description: Self.description,
+                                        handler: HandleOnly())
+        let asked = await conversation.start()
+        #expect(asked.speech == "What size would you like?")
+        let done = await conversation.answer(.value(ParameterValue("large")))
+        #expect(done.code == .success)
+        #expect(done.speech == "Your large coffee is on its way.")
+        #expect(done.intent["roast"] == nil)
+    }
+}

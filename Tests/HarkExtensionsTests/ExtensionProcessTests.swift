@@ -51,13 +51,6 @@ struct ExtensionProcessTests {
         send(answer)
     """#
 
-    static let description = IntentDescription(
-        name: "orderDrink", domain: IntentDescription.customDomain,
-        parameters: [ParameterDescription(name: "coffeeDrink", kind: .vocabulary("coffeeDrink"), prompt: "What drink?", required: true),
-                     ParameterDescription(name: "size", kind: .vocabulary("size"), prompt: "What size would you like?", required: true),
-                     ParameterDescription(name: "roast", kind: .vocabulary("roast"), prompt: "Which roast?", required: false)],
-        successSpeech: "Done.", failureSpeech: "Sorry.", isCustom: true)
-
     static func intent(_ parameters: [String: String]) -> Intent {
         Intent(app: "Barista", name: "orderDrink", parameters: parameters.mapValues { ParameterValue($0) })
     }
@@ -72,7 +65,7 @@ struct ExtensionProcessTests {
     }
 
     static func handler(_ process: ExtensionProcess, timeout: Duration = .seconds(10)) -> ExtensionHandler {
-        ExtensionHandler(process: process, description: description, timeout: timeout)
+        ExtensionHandler(process: process, timeout: timeout)
     }
 
     @Test("a well-behaved extension resolves, confirms and handles through the protocol")
@@ -81,11 +74,11 @@ struct ExtensionProcessTests {
         let handler = Self.handler(process)
         let latte = Self.intent(["coffeeDrink": "latte", "size": "large"])
         #expect(try await handler.resolve("size", of: Self.intent(["coffeeDrink": "latte"])) == .needsValue)
-        #expect(try await handler.resolve("size", of: latte) == .success(with: ParameterValue("large")))
+        #expect(try await handler.resolve("size", of: latte) == .byDefault)
         #expect(try await handler.resolve("size", of: Self.intent(["coffeeDrink": "latte", "size": "huge"]))
             == .disambiguation(with: [ParameterValue("large"), ParameterValue("extra large")]))
-        // "default" for an optional parameter with no value: not required.
-        #expect(try await handler.resolve("roast", of: latte) == .notRequired)
+        // "default": the engine applies SiriKit's default.
+        #expect(try await handler.resolve("roast", of: latte) == .byDefault)
         #expect(try await handler.confirm(latte).code == .ready)
         let response = try await handler.handle(latte)
         #expect(response.code == .success)
@@ -97,8 +90,7 @@ struct ExtensionProcessTests {
     @Test("stages the handshake leaves out get SiriKit's defaults")
     func handleOnly() async throws {
         let handler = Self.handler(try Self.process(["python3", "ext.py", "handle-only"]))
-        #expect(try await handler.resolve("size", of: Self.intent(["coffeeDrink": "latte"])) == .needsValue)
-        #expect(try await handler.resolve("roast", of: Self.intent(["coffeeDrink": "latte"])) == .notRequired)
+        #expect(try await handler.resolve("size", of: Self.intent(["coffeeDrink": "latte"])) == .byDefault)
         #expect(try await handler.confirm(Self.intent(["coffeeDrink": "latte", "size": "small"])).code == .ready)
         #expect(try await handler.handle(Self.intent(["coffeeDrink": "latte", "size": "small"])).message == "Your small latte is coming.")
         await handler.process.shutdown()

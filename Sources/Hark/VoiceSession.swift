@@ -1,0 +1,134 @@
+import Foundation
+import HarkAudio
+import HarkRecognition
+import Logging
+
+/// The live loop an embedding program runs, as `hark listen` does: audio
+/// from a source (a microphone, raw PCM, a network stream) is split into
+/// utterances by the endpointer; hands-free, the wake gate lets through
+/// only what follows the wake phrase; the assistant answers; the answer is
+/// spoken to the sink. While Hark speaks, and for a short tail after,
+/// captured audio is dropped, so a loudspeaker's sound is never heard as a
+/// request.
+///
+/// ```swift
+/// let session = VoiceSession(source: try ALSACapture(device: "default"), assistant: assistant,
+///                            recognizer: decoder, synthesizer: try ESpeakSynthesizer(), sink: ALSAPlayback())
+/// try await session.run { event in if case .turn(let turn) = event { print(turn.speech) } }
+/// ```
+public struct VoiceSession: Sendable {
+    public struct Configuration: Sendable {
+        /// Where utterances start and end.
+        public var endpointer = EndpointerConfiguration()
+        /// Hands-free: answer only what follows this phrase.
+        public var wakePhrase: String?
+        /// pocketsphinx's keyword-spotting threshold for the wake phrase.
+        public var wakeThreshold = 1e-20
+        /// How long after Hark stops speaking captured audio is still
+        /// dropped (a room's echo, the sink's own buffer).
+        public var echoTail: Duration = .milliseconds(300)
+
+        public init() {}
+    }
+
+    /// What happened, for the program to show.
+    public enum Event: Sendable, Equatable {
+        /// An utterance without the wake phrase was ignored (its length in seconds).
+        case ignored(seconds: Double)
+        /// The wake phrase alone: Hark answered "Yes?" and takes the next utterance.
+        case awake
+        /// A turn of the conversation (and, after it, any slow handler's late result).
+        case turn(Turn)
+        /// Audio captured while Hark was speaking was dropped (seconds of it).
+        case droppedWhileSpeaking(seconds: Double)
+    }
+
+    public let source: any AudioSource
+    public let assistant: Assistant
+    public let recognizer: PocketSphinxDecoder
+    public let synthesizer: (any SpeechSynthesizer)?
+    public let sink: (any AudioSink)?
+    public let configuration: Configuration
+    let logger: Logger
+
+    public init(source: any AudioSource, assistant: Assistant, recognizer: PocketSphinxDecoder,
+                synthesizer: (any SpeechSynthesizer)?, sink: (any AudioSink)?,
+                configuration: Configuration = Configuration(), logger: Logger = Logger(label: "hark")) {
+        self.source = source
+        self.assistant = assistant
+        self.recognizer = recognizer
+        self.synthesizer = synthesizer
+        self.sink = sink
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Listens until the source ends, calling `onEvent` for each event
+    /// (before the answer is spoken).
+    ///
+    /// - Throws: the source's, recognizer's, synthesizer's or sink's error,
+    ///   or `onEvent`'s.
+    public func run(_ onEvent: @Sendable (Event) async throws -> Void) async throws {
+        var endpointer = Endpointer(configuration: configuration.endpointer)
+        var gate = configuration.wakePhrase.map { WakeGate(phrase: $0, threshold: configuration.wakeThreshold) }
+        let handsFree = gate != nil
+        let clock = ContinuousClock()
+        /// Audio arriving before this instant was captured while Hark spoke.
+        var deafUntil: ContinuousClock.Instant?
+        var dropped = 0
+
+        /// Speaks `text`; true when something was played.
+        func say(_ text: String) async throws -> Bool {
+            guard let sink, let synthesizer, !text.isEmpty else { return false }
+            try await sink.write(try synthesizer.synthesize(text))
+            return true
+        }
+
+        /// Answers one utterance; true when Hark spoke.
+        func answer(_ utterance: Utterance) async throws -> Bool {
+            var samples = utterance.samples
+            if gate != nil {
+                switch try await gate!.admit(samples, assistant: assistant, decoder: recognizer) {
+                case .ignored:
+                    try await onEvent(.ignored(seconds: utterance.endTime - utterance.startTime))
+                    return false
+                case .woke:
+                    try await onEvent(.awake)
+                    return try await say("Yes?")
+                case .request(let request):
+                    samples = request
+                }
+            }
+            let turn = try await assistant.hear(samples)
+            try await onEvent(.turn(turn))
+            var spoke = try await say(handsFree ? turn.speech : turn.briefSpeech)
+            // A slow handler's result, spoken when it arrives.
+            for late in await assistant.lateResults() {
+                try await onEvent(.turn(late))
+                spoke = try await say(handsFree ? late.speech : late.briefSpeech) || spoke
+            }
+            return spoke
+        }
+
+        for try await frame in source.frames() {
+            if let until = deafUntil {
+                if clock.now < until {
+                    dropped += frame.count
+                    continue
+                }
+                deafUntil = nil
+                if dropped > 0 {
+                    try await onEvent(.droppedWhileSpeaking(seconds: Double(dropped) / Double(PCMAudio.recognitionRate)))
+                    dropped = 0
+                }
+            }
+            for utterance in endpointer.process(frame) where try await answer(utterance) {
+                // What the microphone heard while Hark spoke is not a request.
+                deafUntil = clock.now + configuration.echoTail
+                endpointer = Endpointer(configuration: configuration.endpointer)
+                break
+            }
+        }
+        for utterance in endpointer.finish() { _ = try await answer(utterance) }
+    }
+}
