@@ -6,7 +6,7 @@ FUZZ_RUNS ?= 20000
 NO_ASLR := $(shell setarch -R true 2>/dev/null && echo setarch -R)
 FIXTURE ?= audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
 
-.PHONY: setup build demo test fuzz fixtures
+.PHONY: setup build demo test example fuzz fixtures
 
 setup:
 	./scripts/setup.sh
@@ -25,6 +25,15 @@ test: setup
 	swift test
 	swift build
 	.build/debug/hark bench audio-fixtures/manifest.jsonl --jobs 2 --min-command-acceptance 50
+	$(MAKE) example
+
+## Build the Swift example app (examples/swift-plants, `import Hark` by path)
+## and run typed turns through it.
+example: setup
+	swift build --package-path examples/swift-plants
+	data=$$(mktemp -d) && out=$$(PLANTS_DATA_DIR=$$data examples/swift-plants/.build/debug/plants \
+	    "I watered the fern" "when did I last water the fern") && echo "$$out" && rm -rf "$$data" && \
+	  echo "$$out" | grep -q "Noted: the fern was watered" && echo "$$out" | grep -q "You watered the fern just now"
 
 ## Fuzz each reader (WAV, plist, grammar, Rhino YAML, text parser) with
 ## libFuzzer: FUZZ_RUNS inputs each (at most FUZZ_SECONDS), from a fixed seed

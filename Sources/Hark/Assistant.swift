@@ -318,7 +318,8 @@ public actor Assistant {
         case .app(let parse, let announce):
             if parse.app == Help.app { return help(parse, heard: text) }
             best = parse
-            announcing = announce ? catalog.app(named: parse.app)?.info.displayName ?? parse.app : nil
+            // With one app installed there is nothing to tell apart.
+            announcing = announce && catalog.apps.count > 1 ? catalog.app(named: parse.app)?.info.displayName ?? parse.app : nil
         }
         let key = IntentKey(app: best.app, intent: best.intent)
         let parameters = Self.parameters(from: best.slots)
