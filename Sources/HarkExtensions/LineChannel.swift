@@ -17,6 +17,7 @@ final class LineChannel: Sendable {
     }
 
     static let maximumLineLength = 1 << 20
+    static let maximumBufferedLines = 256
 
     private struct State {
         var lines: [Event] = []
@@ -80,7 +81,13 @@ final class LineChannel: Sendable {
                 state.waiter = nil
                 return waiter.continuation
             }
-            state.lines.append(event)
+            // An extension printing lines nobody asked for is not held in
+            // memory without bound: past the limit, the rest is one fault.
+            if state.lines.count < Self.maximumBufferedLines {
+                state.lines.append(event)
+            } else if state.lines.count == Self.maximumBufferedLines {
+                state.lines.append(.overlong(prefix: "(more than \(Self.maximumBufferedLines) lines printed without a request)"))
+            }
             return nil
         }
         waiter?.resume(returning: event)
