@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkTestSupport", "HarkRecognition", "HarkAudio", "HarkGrammar"]),
         .testTarget(name: "HarkCatalogTests", dependencies: ["HarkTestSupport", "HarkCatalog", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkTestSupport", "HarkEngine", "HarkIntents"]),
-        .testTarget(name: "HarkExtensionsTests", dependencies: ["HarkTestSupport", "HarkExtensions", "HarkEngine", "HarkIntents"]),
+        .testTarget(name: "HarkExtensionsTests", dependencies: ["HarkTestSupport", "HarkExtensions", "HarkEngine", "HarkIntents", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark", "hark-store-stress"]),
         .testTarget(name: "HarkFuzzTargetsTests", dependencies: ["HarkFuzzTargets"]),
         .testTarget(name: "HarkTests", dependencies: ["HarkTestSupport", "Hark", "HarkSampleApps", "HarkBench", "hark"]),

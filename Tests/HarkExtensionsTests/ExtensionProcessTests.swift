@@ -2,6 +2,7 @@ import Foundation
 import HarkEngine
 import HarkExtensions
 import HarkIntents
+import Logging
 import Testing
 
 /// Real extension processes (python3 and sh scripts written for each test)
@@ -18,7 +19,7 @@ struct ExtensionProcessTests {
     open(marker, "a").close()
     def send(message): print(json.dumps(message), flush=True)
     if mode == "silent":
-        time.sleep(30)
+        time.sleep(600)
     if mode == "old-version":
         send({"hark_extension": 99, "intents": ["orderDrink"]})
     stages = ["handle"] if mode == "handle-only" else ["resolve", "confirm", "handle"]
@@ -60,8 +61,11 @@ struct ExtensionProcessTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-ext-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try script.write(to: folder.appendingPathComponent("ext.py"), atomically: true, encoding: .utf8)
+        var logger = Logger(label: "hark.extension.test")
+        logger.logLevel = .critical  // the tests check the errors themselves
         return ExtensionProcess(app: "Barista", command: command, folder: folder,
-                                dataDirectory: folder.appendingPathComponent("data"), handshakeTimeout: handshakeTimeout)
+                                dataDirectory: folder.appendingPathComponent("data"), handshakeTimeout: handshakeTimeout,
+                                logger: logger)
     }
 
     static func handler(_ process: ExtensionProcess, timeout: Duration = .seconds(10)) -> ExtensionHandler {

@@ -99,9 +99,18 @@ struct AppRoutingTests {
 
     @Test("no app named and only one app can take it: it goes there, and the answer says which app")
     func onlyApp() async throws {
-        let turn = await (try assistant(apps: try appsFolder([:]))).read("Send a message to Bobo saying these were great bananas")
+        // A second app, which cannot send messages.
+        let caller: [String: Any] = ["CFBundleName": "ChimpCall", "IntentsSupported": ["INStartAudioCallIntent"]]
+        let turn = await (try assistant(apps: try appsFolder(["ChimpCall": caller]))).read("Send a message to Bobo saying these were great bananas")
         #expect(turn.app == "MonkeyChat" && turn.code == "success")
         #expect(turn.speech == "MonkeyChat: Your message to Bobo was sent.")
+    }
+
+    @Test("with one app installed, the answer does not name it")
+    func soleApp() async throws {
+        let turn = await (try assistant(apps: try appsFolder([:]))).read("Send a message to Bobo saying these were great bananas")
+        #expect(turn.app == "MonkeyChat" && turn.code == "success")
+        #expect(turn.speech == "Your message to Bobo was sent.")
     }
 
     @Test("the device's default app (HarkDefaultApp) takes unnamed requests others could take too")
