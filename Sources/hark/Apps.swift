@@ -48,9 +48,9 @@ extension HarkCommand {
                     let statuses = try store.statuses()
                     for app in apps {
                         let status = statuses[app.name]?.rawValue ?? "not authorized"
-                        print("\(app.info.displayName)  [\(status)]")
-                        if let usage = app.info.usageDescription { print("  \(usage)") }
-                        print("  intents: \(app.info.intentsSupported.joined(separator: ", "))")
+                        try Output.line("\(app.info.displayName)  [\(status)]")
+                        if let usage = app.info.usageDescription { try Output.line("  \(usage)") }
+                        try Output.line("  intents: \(app.info.intentsSupported.joined(separator: ", "))")
                     }
                 }
             }
@@ -66,10 +66,10 @@ extension HarkCommand {
                 try await Self.reportingErrors {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
-                    print("\(found.info.displayName) would like to use Hark.")
-                    print("  \(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)")")
+                    try Output.line("\(found.info.displayName) would like to use Hark.")
+                    try Output.line("  \(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)")")
                     try store.set(.authorized, for: found.name)
-                    print("\(found.info.displayName) is now authorized.")
+                    try Output.line("\(found.info.displayName) is now authorized.")
                 }
             }
         }
@@ -84,7 +84,7 @@ extension HarkCommand {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
                     try store.set(.denied, for: found.name)
-                    print("\(found.info.displayName) can no longer work with Hark.")
+                    try Output.line("\(found.info.displayName) can no longer work with Hark.")
                 }
             }
         }

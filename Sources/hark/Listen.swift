@@ -75,7 +75,7 @@ extension HarkCommand {
                     if let speaker, !text.isEmpty { try await speaker.write(try synthesizer.synthesize(text)) }
                 }
                 func show(_ turn: Turn) async throws {
-                    print(json ? turn.jsonLine : turn.terminalCard + "\n")
+                    try Output.line(json ? turn.jsonLine : turn.terminalCard + "\n")
                     try await say(handsFree ? turn.speech : turn.briefSpeech)
                 }
                 func answer(_ utterance: Utterance) async throws {
@@ -86,7 +86,7 @@ extension HarkCommand {
                             FileHandle.standardError.write(Data(String(format: "hark: (%.1f s without \"%@\", ignored)\n", utterance.endTime - utterance.startTime, wake!).utf8))
                             return
                         case .woke:
-                            if json { print(#"{"code":"awake","speech":"Yes?"}"#) } else { print("hark:   Yes?\n") }
+                            if json { try Output.line(#"{"code":"awake","speech":"Yes?"}"#) } else { try Output.line("hark:   Yes?\n") }
                             try await say("Yes?")
                             return
                         case .request(let request):

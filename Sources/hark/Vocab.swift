@@ -70,7 +70,7 @@ extension HarkCommand.Vocab {
                 let kind = try VocabularyStringType.named(type)
                 try options.checkInstalled(app)
                 let stored = try options.store().set(strings, type: kind, app: app)
-                print("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")")
+                try Output.line("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")")
             }
         }
     }
@@ -100,13 +100,13 @@ extension HarkCommand.Vocab {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    print(String(decoding: try encoder.encode(all), as: UTF8.self))
+                    try Output.line(String(decoding: try encoder.encode(all), as: UTF8.self))
                     return
                 }
                 for (name, types) in all.sorted(by: { $0.key < $1.key }) {
                     for (type, strings) in types.sorted(by: { $0.key < $1.key }) {
-                        print("\(name) \(type):")
-                        for string in strings { print("  \(string)") }
+                        try Output.line("\(name) \(type):")
+                        for string in strings { try Output.line("  \(string)") }
                     }
                 }
             }
@@ -125,7 +125,7 @@ extension HarkCommand.Vocab {
         func run() async throws {
             try await Self.reportingErrors {
                 try options.store().removeAll(app: app)
-                print("\(app): vocabulary removed")
+                try Output.line("\(app): vocabulary removed")
             }
         }
     }
