@@ -101,6 +101,13 @@ func fileKind(_ mode: mode_t) -> String {
     }
 }
 
+/// The error for a data path that is not a regular file: a folder is the
+/// system's EISDIR; a FIFO, device or socket says what it is.
+func notRegular(_ url: URL, _ mode: mode_t, _ operation: DataFileError.Operation) -> DataFileError {
+    if mode & S_IFMT == S_IFDIR { return DataFileError(path: url.path, operation: operation, code: EISDIR) }
+    return DataFileError(path: url.path, operation: operation, code: EFTYPE, detail: "it is \(fileKind(mode)), not a regular file")
+}
+
 /// Reading a data file that may not exist yet.
 public enum DataFile {
     /// The largest data file Hark reads (64 MiB) unless a store sets its
@@ -128,10 +135,7 @@ public enum DataFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw DataFileError(path: url.path, operation: .read, code: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw DataFileError(path: url.path, operation: .read, code: EFTYPE,
-                                detail: "it is \(fileKind(info.st_mode)), not a regular file")
-        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(url, info.st_mode, .read) }
         func tooLarge(_ size: Int) -> DataFileError {
             DataFileError(path: url.path, operation: .read, code: EFBIG,
                           detail: "it is \(size) bytes, over the limit of \(limit) bytes for this file")
@@ -248,8 +252,7 @@ public enum AtomicFile {
         // someone else's, and the read before this write refused it too).
         var existing = stat()
         if stat(url.path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG {
-            throw DataFileError(path: url.path, operation: .save, code: EFTYPE,
-                                detail: "it is \(fileKind(existing.st_mode)), not a regular file")
+            throw notRegular(url, existing.st_mode, .save)
         }
         let temp = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

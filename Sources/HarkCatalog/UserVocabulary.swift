@@ -41,13 +41,16 @@ public struct UserVocabularyStore: Sendable {
     /// SiriKit's limit on one vocabulary string, in UTF-16 code units.
     public static let maximumStringLength = 1024
     /// Hark's limit on the strings of one type for one app (SiriKit sets
-    /// none; its guidance is a few hundred). Applied by ``set(_:type:app:)``
-    /// and when a file is loaded.
-    public static let maximumStringsPerType = 5000
-    /// Hark's limit on one app's vocabulary file, in bytes (1 MiB), checked
-    /// before it is written and before it is read: a bigger file is an
-    /// error naming it, never a huge recognition graph.
-    public static let maximumFileSize = 1 << 20
+    /// none): 1,000, which a person's contacts or playlists fit in. Applied
+    /// by ``set(_:type:app:)`` and again when a file is loaded.
+    public static let maximumStringsPerType = 1000
+    /// Hark's limit on one app's vocabulary file: 128 KiB, checked before it
+    /// is written and before it is read, so a file made by hand is a
+    /// one-line error naming it, never a turn that takes gigabytes (every
+    /// word of the vocabulary becomes part of the recognition and parsing
+    /// graphs: a debug build takes some 13 s and 265 MB for one typed turn
+    /// with 128 KiB of long strings, 54 s and 1.8 GB with 1 MiB).
+    public static let maximumFileSize = 128 << 10
 
     /// `<data>/vocabulary/<user>`.
     public let directory: URL
