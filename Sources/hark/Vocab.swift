@@ -13,6 +13,8 @@ extension HarkCommand {
             discussion: """
                 Changes are stored under the data directory and reach a running `hark listen` before its next utterance.
                 Types: \(VocabularyStringType.allCases.map(\.rawValue).joined(separator: ", ")).
+                Limits (checked by `set` and whenever a file is loaded): \(UserVocabularyStore.maximumStringLength) UTF-16 units \
+                per string, \(UserVocabularyStore.maximumStringsPerType) strings per type, \(UserVocabularyStore.maximumFileSize / 1024) KiB per app.
                 """,
             subcommands: [Set.self, List.self, RemoveAll.self])
     }
