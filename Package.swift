@@ -99,7 +99,7 @@ let package = Package(
         /// Running tools from tests (no pipe deadlocks, no trap on EINTR).
         .target(name: "HarkTestSupport", path: "Tests/HarkTestSupport"),
         /// Numbered writes to the app and vocabulary stores, killed at random by the crash-safety test.
-        .executableTarget(name: "hark-store-stress", dependencies: ["HarkSampleApps", "HarkCatalog"], path: "Tests/StoreStress"),
+        .executableTarget(name: "hark-store-stress", dependencies: ["HarkSampleApps", "HarkCatalog", "HarkIntents", "HarkEngine"], path: "Tests/StoreStress"),
         .testTarget(name: "HarkAudioTests", dependencies: ["HarkTestSupport", "HarkAudio"]),
         .testTarget(name: "HarkALSATests", dependencies: ["HarkTestSupport", "HarkALSA", "HarkAudio", "CALSA"]),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkTestSupport", "HarkSpeech", "HarkAudio", "HarkRecognition"]),

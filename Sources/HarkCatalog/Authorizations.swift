@@ -4,7 +4,9 @@ import Foundation
 /// `<data directory>/authorizations.json` and saved with ``AtomicFile``, so a
 /// crash never loses or tears it, a failed save keeps the previous version,
 /// and a file that exists but cannot be read is an error, never taken for
-/// "no decisions yet" and overwritten.
+/// "no decisions yet" and overwritten. Each decision is recorded under an
+/// advisory lock beside the file, re-reading it first, so two processes
+/// deciding at once keep both decisions.
 public struct AuthorizationStore: Sendable {
     public enum Status: String, Codable, Sendable {
         case authorized, denied
@@ -19,9 +21,15 @@ public struct AuthorizationStore: Sendable {
     public init(dataDirectory: URL, preauthorized: [String] = []) throws {
         url = dataDirectory.appendingPathComponent("authorizations.json")
         if !FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-            try write(Dictionary(preauthorized.map { ($0, Status.authorized) }, uniquingKeysWith: { a, _ in a }))
+            try DataFolder.create(dataDirectory)
+            // Another process starting at the same time may have made it first.
+            try DataFileLock.withLock(url) {
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    try write(Dictionary(preauthorized.map { ($0, Status.authorized) }, uniquingKeysWith: { a, _ in a }))
+                }
+            }
         }
+        AtomicFile.removeStaleTemporaries(in: dataDirectory)
     }
 
     /// Every app's status.
@@ -46,9 +54,13 @@ public struct AuthorizationStore: Sendable {
     /// - Throws: ``DataFileError`` when it cannot be saved (the previous
     ///   decisions are kept).
     public func set(_ status: Status, for app: String) throws {
-        var all = try statuses()
-        all[app] = status
-        try write(all)
+        // Under the lock, from the file as it is now: another process's
+        // decision made meanwhile is kept.
+        try DataFileLock.withLock(url) {
+            var all = try statuses()
+            all[app] = status
+            try write(all)
+        }
     }
 
     private func write(_ statuses: [String: Status]) throws {

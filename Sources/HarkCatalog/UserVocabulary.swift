@@ -31,11 +31,26 @@ public enum VocabularyStringType: String, CaseIterable, Sendable, Codable {
 /// written beside the old one, flushed, renamed over it and the folder
 /// flushed, so a kill at any moment leaves the old or the new vocabulary,
 /// and a failed write (a full disk) leaves the old one and no temporary file.
+/// Every change is a read-modify-write under an advisory lock beside the
+/// file (``DataFileLock``), re-reading the file first, so processes sharing
+/// the data directory never lose each other's strings; every read checks the
+/// limits `set` checks, so a file written by hand cannot blow up a turn.
 /// A file that exists but holds no vocabulary records that the app's
 /// vocabulary was removed (so first-run seeding does not bring it back).
 public struct UserVocabularyStore: Sendable {
     /// SiriKit's limit on one vocabulary string, in UTF-16 code units.
     public static let maximumStringLength = 1024
+    /// Hark's limit on the strings of one type for one app (SiriKit sets
+    /// none): 1,000, which a person's contacts or playlists fit in. Applied
+    /// by ``set(_:type:app:)`` and again when a file is loaded.
+    public static let maximumStringsPerType = 1000
+    /// Hark's limit on one app's vocabulary file: 128 KiB, checked before it
+    /// is written and before it is read, so a file made by hand is a
+    /// one-line error naming it, never a turn that takes gigabytes (every
+    /// word of the vocabulary becomes part of the recognition and parsing
+    /// graphs: a debug build takes some 13 s and 265 MB for one typed turn
+    /// with 128 KiB of long strings, 54 s and 1.8 GB with 1 MiB).
+    public static let maximumFileSize = 128 << 10
 
     /// `<data>/vocabulary/<user>`.
     public let directory: URL
@@ -49,11 +64,8 @@ public struct UserVocabularyStore: Sendable {
         try Self.checkName(user, what: "user")
         directory = dataDirectory.appendingPathComponent("vocabulary", isDirectory: true)
             .appendingPathComponent(user, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CatalogError("\(directory.path): cannot create the vocabulary folder (\(error.localizedDescription))")
-        }
+        try DataFolder.create(directory)
+        AtomicFile.removeStaleTemporaries(in: directory)
     }
 
     /// Rejects names that are not a single plain path component, so an app
@@ -75,15 +87,30 @@ public struct UserVocabularyStore: Sendable {
     /// The app's vocabulary by type, each most important first (empty if none).
     ///
     /// - Throws: ``DataFileError`` naming the file and the reason when it
-    ///   exists but cannot be read; ``CatalogError`` when it is corrupt.
+    ///   exists but cannot be read (or is over ``maximumFileSize``);
+    ///   ``CatalogError`` when it is corrupt or breaks a limit `set` checks.
     public func vocabulary(app: String) throws -> [String: [String]] {
-        let url = try file(for: app)
-        guard let data = try DataFile.read(url) else { return [:] }
+        try Self.load(try file(for: app))
+    }
+
+    /// The file's vocabulary, with the limits `set` applies checked again:
+    /// a file written by another program is not trusted.
+    static func load(_ url: URL) throws -> [String: [String]] {
+        guard let data = try DataFile.read(url, limit: maximumFileSize) else { return [:] }
+        let vocabulary: [String: [String]]
         do {
-            return try JSONDecoder().decode([String: [String]].self, from: data)
+            vocabulary = try JSONDecoder().decode([String: [String]].self, from: data)
         } catch {
             throw CatalogError("\(url.path): corrupt vocabulary file (expected {\"type\": [\"string\", ...]}); fix or delete it")
         }
+        for (type, strings) in vocabulary.sorted(by: { $0.key < $1.key }) {
+            do {
+                try checkLimits(strings, type: type)
+            } catch let error as CatalogError {
+                throw CatalogError("\(url.path): \(error.description); fix it with `hark vocab set` or delete the file")
+            }
+        }
+        return vocabulary
     }
 
     /// Whether the app's vocabulary was ever written (even if since removed).
@@ -123,21 +150,28 @@ public struct UserVocabularyStore: Sendable {
     /// limits, duplicates after the first dropped (the first is the more
     /// important one).
     ///
-    /// - Throws: ``CatalogError`` for an empty string or one over 1024 UTF-16 code units.
+    /// - Throws: ``CatalogError`` for an empty string, one over 1024 UTF-16
+    ///   code units, or more than ``maximumStringsPerType`` strings.
     public static func normalize(_ strings: [String], type: VocabularyStringType) throws -> [String] {
+        try checkLimits(strings, type: type.rawValue)
         var seen = Set<String>()
-        var result: [String] = []
+        return strings.filter { seen.insert($0).inserted }
+    }
+
+    /// SiriKit's length limit, Hark's count limit, no empty string.
+    static func checkLimits(_ strings: [String], type: String) throws {
+        if strings.count > maximumStringsPerType {
+            throw CatalogError("\(type) has \(strings.count) strings; the limit is \(maximumStringsPerType) per type")
+        }
         for (i, string) in strings.enumerated() {
             let length = string.utf16.count
             if length > maximumStringLength {
-                throw CatalogError("\(type.rawValue) string \(i + 1) ('\(string.prefix(40))...') is \(length) UTF-16 code units long; the limit is \(maximumStringLength)")
+                throw CatalogError("\(type) string \(i + 1) ('\(string.prefix(40))...') is \(length) UTF-16 code units long; the limit is \(maximumStringLength)")
             }
             guard !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw CatalogError("\(type.rawValue) string \(i + 1) is empty")
+                throw CatalogError("\(type) string \(i + 1) is empty")
             }
-            if seen.insert(string).inserted { result.append(string) }
         }
-        return result
     }
 
     /// Replaces the app's strings of `type` (SiriKit's
@@ -150,10 +184,38 @@ public struct UserVocabularyStore: Sendable {
     @discardableResult
     public func set(_ strings: [String], type: VocabularyStringType, app: String) throws -> [String] {
         let normalized = try Self.normalize(strings, type: type)
-        var vocabulary = try vocabulary(app: app)
-        vocabulary[type.rawValue] = normalized.isEmpty ? nil : normalized
-        try write(vocabulary, app: app)
+        try modify(app: app) { $0[type.rawValue] = normalized.isEmpty ? nil : normalized }
         return normalized
+    }
+
+    /// Changes the app's strings of `type` from what is on disk now, under
+    /// the file's lock, so that processes changing the same vocabulary at
+    /// once (`hark vocab`, a running assistant) never lose each other's
+    /// strings. Returns the strings as stored.
+    ///
+    /// - Throws: as ``set(_:type:app:)``; nothing is written when the
+    ///   changed strings break a limit.
+    @discardableResult
+    public func update(type: VocabularyStringType, app: String, _ change: (inout [String]) -> Void) throws -> [String] {
+        var stored: [String] = []
+        try modify(app: app) { vocabulary in
+            var strings = vocabulary[type.rawValue] ?? []
+            change(&strings)
+            stored = try Self.normalize(strings, type: type)
+            vocabulary[type.rawValue] = stored.isEmpty ? nil : stored
+        }
+        return stored
+    }
+
+    /// Read-modify-write of one app's file under its lock, re-reading it
+    /// first so another process's change since is kept.
+    private func modify(app: String, _ change: (inout [String: [String]]) throws -> Void) throws {
+        let url = try file(for: app)
+        try DataFileLock.withLock(url) {
+            var vocabulary = try Self.load(url)
+            try change(&vocabulary)
+            try write(vocabulary, app: app)
+        }
     }
 
     /// Stores an app's initial vocabulary the first time only: apps that
@@ -168,14 +230,19 @@ public struct UserVocabularyStore: Sendable {
                 let normalized = try Self.normalize(strings, type: try VocabularyStringType.named(type))
                 if !normalized.isEmpty { stored[type] = normalized }
             }
-            try write(stored, app: app)
+            // Another process may have written it since the check above.
+            try DataFileLock.withLock(try file(for: app)) {
+                if try !hasRecord(app: app) { try write(stored, app: app) }
+            }
         }
     }
 
     /// Removes all of the app's vocabulary (SiriKit's
     /// `removeAllVocabularyStrings()`, on reset or logout).
     public func removeAll(app: String) throws {
-        try write([:], app: app)
+        let url = try file(for: app)
+        // No re-read: a corrupt file is replaced too, which is what removing asks.
+        try DataFileLock.withLock(url) { try write([:], app: app) }
     }
 
     private func write(_ vocabulary: [String: [String]], app: String) throws {
@@ -183,6 +250,9 @@ public struct UserVocabularyStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(vocabulary)
+        if data.count > Self.maximumFileSize {
+            throw CatalogError("\(app)'s vocabulary would take \(data.count) bytes; the limit is \(Self.maximumFileSize) bytes per app; nothing was changed")
+        }
         try AtomicFile.write(data, to: url)
     }
 }

@@ -7,11 +7,15 @@ import HarkEngine
 public struct AppGroupContainer: Sendable {
     public let url: URL
 
-    /// - Throws: when the folder cannot be created.
+    /// Makes the folder if needed and removes temporary files that writers
+    /// killed mid-save left in it.
+    ///
+    /// - Throws: ``DataFileError`` naming the folder when it cannot be created.
     public init(dataDirectory: URL, group: String) throws {
         url = dataDirectory.appendingPathComponent("groups", isDirectory: true)
             .appendingPathComponent(group, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try DataFolder.create(url)
+        AtomicFile.removeStaleTemporaries(in: url)
     }
 
     /// Hark's data directory: `$HARK_DATA_DIR`, else `$XDG_DATA_HOME/hark`,
@@ -31,9 +35,17 @@ public struct AppGroupContainer: Sendable {
 /// disk when `update` returns. A failed write (a full disk) throws a
 /// ``DataFileError`` naming the file and the reason, and leaves the file,
 /// the value in memory and the folder as they were.
+///
+/// Several processes may share the document (`hark converse` and `hark
+/// listen` on one data directory): `update` holds an advisory lock beside
+/// the file (``DataFileLock``) and applies the change to the file as it is
+/// then, so nobody's write is lost; `value` re-reads the file whenever
+/// another process has replaced it.
 actor JSONDocument<Value: Codable & Sendable> {
     let url: URL
-    private(set) var value: Value
+    private var cached: Value
+    /// The version of the file `cached` was read from or written as.
+    private var version: DataFile.Version?
 
     /// Reads the document, or starts from `initial` when there is no file.
     ///
@@ -42,22 +54,48 @@ actor JSONDocument<Value: Codable & Sendable> {
     ///   not decode.
     init(url: URL, initial: Value) throws {
         self.url = url
-        value = try JSONDocumentFile.read(Value.self, at: url) ?? initial
+        version = DataFile.version(url)
+        cached = try JSONDocumentFile.read(Value.self, at: url) ?? initial
     }
 
-    /// Applies `change` and writes the result before returning it; on a
-    /// write error the value in memory stays as it was.
+    /// The document as it is on disk now (re-read when another process has
+    /// changed it). If that change cannot be read, the last version read is
+    /// kept; the next `update` reports the error.
+    var value: Value {
+        if let current = DataFile.version(url), current != version, let fresh = try? JSONDocumentFile.read(Value.self, at: url) {
+            cached = fresh
+            version = current
+        }
+        return cached
+    }
+
+    /// Applies `change` to the document as it is on disk now (under the
+    /// file's lock, so a concurrent writer's change is kept) and writes the
+    /// result before returning it; on a write error the value in memory
+    /// and the file stay as they were.
     ///
-    /// - Throws: ``DataFileError`` when the file cannot be saved.
+    /// - Throws: ``DataFileError`` when the file cannot be read or saved;
+    ///   ``CatalogError`` when another process left it undecodable.
     @discardableResult
     func update<Result: Sendable>(_ change: @Sendable (inout Value) -> Result) throws -> Result {
-        var copy = value
-        let result = change(&copy)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(copy), to: url)
-        value = copy
-        return result
+        try DataFileLock.withLock(url) {
+            // Always re-read under the lock (a version check could in theory
+            // miss a change that reused the inode, size and time).
+            var copy = cached
+            let current = DataFile.version(url)
+            if let fresh = try JSONDocumentFile.read(Value.self, at: url) {
+                copy = fresh
+                cached = fresh
+                version = current
+            }
+            let result = change(&copy)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try AtomicFile.write(try encoder.encode(copy), to: url)
+            cached = copy
+            version = DataFile.version(url)
+            return result
+        }
     }
 }
 

@@ -111,6 +111,10 @@ public enum ListOMat {
     public struct AddTasksHandler: INAddTasksIntentHandling {
         public let store: NotebookStore
 
+        public init(store: NotebookStore) {
+            self.store = store
+        }
+
         public func resolveTargetTaskList(for intent: INAddTasksIntent) async throws -> Resolution<String> {
             await store.resolveList(intent.targetTaskList, required: true)
         }
@@ -174,6 +178,10 @@ public enum TasksNotes {
 
     public struct AddTasksHandler: INAddTasksIntentHandling {
         public let store: NotebookStore
+
+        public init(store: NotebookStore) {
+            self.store = store
+        }
 
         public func resolveTargetTaskList(for intent: INAddTasksIntent) async throws -> Resolution<String> {
             // "Remind me to …" names no list: it goes to Reminders.

@@ -1,4 +1,5 @@
 import Foundation
+import HarkCatalog
 import HarkEngine
 import HarkIntents
 import HarkVisualCode
@@ -198,7 +199,7 @@ public enum MonkeyPay {
                 : "monkeypay://pay?to=me&type=\(type.rawValue)"
             let code = try QRCode(payload)
             let folder = await store.container.url.appendingPathComponent("codes", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try DataFolder.create(folder)
             let path = folder.appendingPathComponent("\(type.rawValue).png").path
             try code.writePNG(to: path)
             return IntentResponse(code: .success, message: "It's on your screen, and saved as \(path).",

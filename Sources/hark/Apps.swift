@@ -97,14 +97,14 @@ extension HarkCommand {
                                           usageDescription: app.info.usageDescription, intents: intents,
                                           examples: app.examplePhrases)
                         if json {
-                            print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+                            try Output.line(String(decoding: try encoder.encode(entry), as: UTF8.self))
                             continue
                         }
-                        print("\(entry.displayName)  [\(entry.authorization)]  \(entry.folder)")
-                        if let usage = entry.usageDescription { print("  \(usage)") }
+                        try Output.line("\(entry.displayName)  [\(entry.authorization)]  \(entry.folder)")
+                        if let usage = entry.usageDescription { try Output.line("  \(usage)") }
                         for intent in app.intents {
                             let own = app.customIntents[intent] != nil ? " (the app's own)" : ""
-                            print("  \(intent)\(own): \(installed.handlerKind(app: app.name, intent: intent))")
+                            try Output.line("  \(intent)\(own): \(installed.handlerKind(app: app.name, intent: intent))")
                         }
                     }
                 }
@@ -121,10 +121,10 @@ extension HarkCommand {
                 try await Self.reportingErrors {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
-                    print("\(found.info.displayName) would like to use Hark.")
-                    print("  \(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)")")
+                    try Output.line("\(found.info.displayName) would like to use Hark.")
+                    try Output.line("  \(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)")")
                     try store.set(.authorized, for: found.name)
-                    print("\(found.info.displayName) is now authorized.")
+                    try Output.line("\(found.info.displayName) is now authorized.")
                 }
             }
         }
@@ -139,7 +139,7 @@ extension HarkCommand {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
                     try store.set(.denied, for: found.name)
-                    print("\(found.info.displayName) can no longer work with Hark.")
+                    try Output.line("\(found.info.displayName) can no longer work with Hark.")
                 }
             }
         }

@@ -15,7 +15,7 @@ extension HarkCommand {
             try await Self.reportingErrors {
                 for file in files {
                     let wav = try WAVReader.read(contentsOf: file)
-                    print("\(file):\n\(AudioStatistics(wav))")
+                    try Output.line("\(file):\n\(AudioStatistics(wav))")
                 }
             }
         }

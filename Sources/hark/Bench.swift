@@ -131,7 +131,7 @@ extension HarkCommand {
                     if mixer != nil { final.baseline?.bySnr = peerBySnr }
                 }
                 final.peakRssMb = Bench.peakResidentMegabytes()
-                print(final.markdown)
+                try Output.line(final.markdown)
                 if let report {
                     try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
                     let encoder = JSONEncoder()

@@ -65,15 +65,15 @@ extension HarkCommand {
                     let text = line.trimmingCharacters(in: .whitespaces)
                     guard !text.isEmpty else { continue }
                     let turn = await assistant.read(text)
-                    print(json ? turn.jsonLine : turn.terminalCard + "\n")
+                    try Output.line(json ? turn.jsonLine : turn.terminalCard + "\n")
                     // A visual code is drawn for the person (the JSON has its payload and PNG path).
                     if !json, let payload = turn.output["visualCode"], let code = try? QRCode(payload) {
-                        print(code.terminal + "\n")
+                        try Output.line(code.terminal + "\n")
                     }
                     // A slow handler's result is reported when it arrives,
                     // before the next turn is read.
                     for late in await assistant.lateResults() {
-                        print(json ? late.jsonLine : late.terminalCard + "\n")
+                        try Output.line(json ? late.jsonLine : late.terminalCard + "\n")
                     }
                 }
                 await installed.shutdown()

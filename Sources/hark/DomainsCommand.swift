@@ -4,7 +4,7 @@ import HarkIntents
 
 extension HarkCommand {
     /// `hark domains`: the SiriKit intents Hark knows, for app developers.
-    struct DomainsCommand: ParsableCommand {
+    struct DomainsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "domains",
             abstract: "List the SiriKit domains and intents Hark understands, with their parameters.",
@@ -19,19 +19,21 @@ extension HarkCommand {
             }
         }
 
-        func run() throws {
-            for (domain, intents) in Domains.domains {
-                let shown = intents.filter { intent == nil || $0 == intent }
-                guard !shown.isEmpty else { continue }
-                print(domain)
-                for name in shown {
-                    guard let description = Domains.all[name] else { continue }
-                    print("  \(name): \(description.summary)")
-                    for parameter in description.parameters {
-                        print("    \(parameter.name): \(parameter.type)\(parameter.required ? "" : "?") — \(parameter.documentation)")
+        func run() async throws {
+            try await Self.reportingErrors {
+                for (domain, intents) in Domains.domains {
+                    let shown = intents.filter { intent == nil || $0 == intent }
+                    guard !shown.isEmpty else { continue }
+                    try Output.line(domain)
+                    for name in shown {
+                        guard let description = Domains.all[name] else { continue }
+                        try Output.line("  \(name): \(description.summary)")
+                        for parameter in description.parameters {
+                            try Output.line("    \(parameter.name): \(parameter.type)\(parameter.required ? "" : "?") — \(parameter.documentation)")
+                        }
+                        if let confirmation = description.confirmation { try Output.line("    confirms: \(confirmation)") }
+                        for example in description.examples { try Output.line("    e.g. \(example.replacingOccurrences(of: "{app}", with: "<App>"))") }
                     }
-                    if let confirmation = description.confirmation { print("    confirms: \(confirmation)") }
-                    for example in description.examples { print("    e.g. \(example.replacingOccurrences(of: "{app}", with: "<App>"))") }
                 }
             }
         }

@@ -77,7 +77,7 @@ extension HarkCommand {
                         FileHandle.standardError.write(Data("wrote \(dictPath)\n".utf8))
                     }
                     if out == nil {
-                        print(exported.grammar, terminator: "")
+                        try Output.write(exported.grammar)
                     }
                 }
             }

@@ -17,6 +17,7 @@ struct HarkCommand: AsyncParsableCommand {
     )
 
     static func main() async {
+        Output.holdStandardDescriptors()
         #if canImport(Glibc)
         // One malloc arena. With glibc's default (up to 8 per core) the
         // threads that decode, synthesise and run handlers each fragment an

@@ -64,8 +64,8 @@ extension HarkCommand {
                     try Self.infoPlist(name: name, intents: result.intents, grammar: declarations).write(to: plistURL, options: .atomic)
                     // Check the folder loads as an app, as the assistant will load it.
                     _ = try AppInfo(contentsOf: plistURL.path)
-                    print("wrote \(grammarURL.path) (intents: \(result.intents.joined(separator: ", ")))")
-                    print("wrote \(plistURL.path)")
+                    try Output.line("wrote \(grammarURL.path) (intents: \(result.intents.joined(separator: ", ")))")
+                    try Output.line("wrote \(plistURL.path)")
                     Self.warnAboutUnpronounceableWords(grammar: result.grammar, path: grammarURL.path, model: model)
                 }
             }

@@ -41,7 +41,7 @@ extension HarkCommand {
                 }
                 for (i, phones) in pronunciation.variants.enumerated() {
                     let name = i == 0 ? word : "\(word)(\(i + 1))"
-                    print("\(name)\t\(phones.joined(separator: " "))\t\(pronunciation.source)")
+                    try Output.line("\(name)\t\(phones.joined(separator: " "))\t\(pronunciation.source)")
                 }
             }
             if let hint {
@@ -49,7 +49,7 @@ extension HarkCommand {
                     throw CommandFailure(description: "the hint '\(hint)' has a piece that cannot be pronounced")
                 }
                 let detail = pieces.map { "\($0.word): \($0.source)" }.joined(separator: ", ")
-                print("\(words.joined(separator: " ")) (hint \"\(hint)\")\t\(phones.joined(separator: " "))\thint (\(detail))")
+                try Output.line("\(words.joined(separator: " ")) (hint \"\(hint)\")\t\(phones.joined(separator: " "))\thint (\(detail))")
             }
             if !missing.isEmpty {
                 throw CommandFailure(description: "no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")) (is espeak-ng installed?)")

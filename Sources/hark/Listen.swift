@@ -77,9 +77,9 @@ extension HarkCommand {
                 try await session.run { event in
                     switch event {
                     case .turn(let turn):
-                        print(json ? turn.jsonLine : turn.terminalCard + "\n")
+                        try Output.line(json ? turn.jsonLine : turn.terminalCard + "\n")
                     case .awake:
-                        if json { print(#"{"code":"awake","speech":"Yes?"}"#) } else { print("hark:   Yes?\n") }
+                        if json { try Output.line(#"{"code":"awake","speech":"Yes?"}"#) } else { try Output.line("hark:   Yes?\n") }
                     case .ignored(let seconds):
                         FileHandle.standardError.write(Data(String(format: "hark: (%.1f s without \"%@\", ignored)\n", seconds, wake).utf8))
                     case .droppedWhileSpeaking(let seconds):

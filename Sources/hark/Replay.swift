@@ -38,9 +38,9 @@ extension HarkCommand {
                 var spoken = PCMAudio(samples: [], sampleRate: 22_050)
                 for samples in utterances {
                     let turn = try await assistant.hear(samples)
-                    print(json ? turn.jsonLine : turn.terminalCard + "\n")
+                    try Output.line(json ? turn.jsonLine : turn.terminalCard + "\n")
                     // A slow handler's result, reported when it arrives.
-                    for late in await assistant.lateResults() { print(json ? late.jsonLine : late.terminalCard + "\n") }
+                    for late in await assistant.lateResults() { try Output.line(json ? late.jsonLine : late.terminalCard + "\n") }
                     if let synthesizer {
                         let audio = try synthesizer.synthesize(turn.speech)
                         // Half a second of silence between answers.

@@ -28,12 +28,12 @@ extension HarkCommand {
         }
 
         func run() async throws {
-            if listVoices {
-                print(ESpeakSynthesizer.availableVoices().joined(separator: "\n"))
-                return
-            }
-            guard let text else { return }
             try await Self.reportingErrors {
+                if listVoices {
+                    try Output.line(ESpeakSynthesizer.availableVoices().joined(separator: "\n"))
+                    return
+                }
+                guard let text else { return }
                 let synthesizer = try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate)
                 let audio = try synthesizer.synthesize(text)
                 if let out {

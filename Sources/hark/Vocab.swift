@@ -13,6 +13,8 @@ extension HarkCommand {
             discussion: """
                 Changes are stored under the data directory and reach a running `hark listen` before its next utterance.
                 Types: \(VocabularyStringType.allCases.map(\.rawValue).joined(separator: ", ")).
+                Limits (checked by `set` and whenever a file is loaded): \(UserVocabularyStore.maximumStringLength) UTF-16 units \
+                per string, \(UserVocabularyStore.maximumStringsPerType) strings per type, \(UserVocabularyStore.maximumFileSize / 1024) KiB per app.
                 """,
             subcommands: [Set.self, List.self, RemoveAll.self])
     }
@@ -70,7 +72,7 @@ extension HarkCommand.Vocab {
                 let kind = try VocabularyStringType.named(type)
                 try options.checkInstalled(app)
                 let stored = try options.store().set(strings, type: kind, app: app)
-                print("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")")
+                try Output.line("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")")
             }
         }
     }
@@ -100,13 +102,13 @@ extension HarkCommand.Vocab {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    print(String(decoding: try encoder.encode(all), as: UTF8.self))
+                    try Output.line(String(decoding: try encoder.encode(all), as: UTF8.self))
                     return
                 }
                 for (name, types) in all.sorted(by: { $0.key < $1.key }) {
                     for (type, strings) in types.sorted(by: { $0.key < $1.key }) {
-                        print("\(name) \(type):")
-                        for string in strings { print("  \(string)") }
+                        try Output.line("\(name) \(type):")
+                        for string in strings { try Output.line("  \(string)") }
                     }
                 }
             }
@@ -125,7 +127,7 @@ extension HarkCommand.Vocab {
         func run() async throws {
             try await Self.reportingErrors {
                 try options.store().removeAll(app: app)
-                print("\(app): vocabulary removed")
+                try Output.line("\(app): vocabulary removed")
             }
         }
     }

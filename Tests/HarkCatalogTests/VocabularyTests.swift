@@ -33,8 +33,9 @@ struct UserVocabularyStoreTests {
         #expect(try UserVocabularyStore(dataDirectory: data, user: "chimp").all().isEmpty)
         let file = data.appendingPathComponent("vocabulary/default/MonkeyChat.json")
         #expect(FileManager.default.fileExists(atPath: file.path))
-        // Nothing but the file itself is left behind by the atomic write.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["MonkeyChat.json"])
+        // Nothing but the file itself (and its lock file) is left behind by the atomic write.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted()
+            == [".MonkeyChat.json.lock", "MonkeyChat.json"])
     }
 
     @Test("removeAll clears the app's vocabulary, and first-run seeding does not bring it back")
