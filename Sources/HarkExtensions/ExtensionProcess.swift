@@ -262,7 +262,7 @@ public actor ExtensionProcess {
         let logger = self.logger, tail = self.stderrTail
         Task.detached {
             while true {
-                switch await channel.next(within: .seconds(3600)) {
+                switch await channel.next(within: nil) {
                 case .line(let line):
                     logger.info("\(line)", metadata: ["extension.stream": "stderr"])
                     tail.append(String(line.prefix(300)))

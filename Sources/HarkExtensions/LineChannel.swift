@@ -103,13 +103,13 @@ final class LineChannel: Sendable {
 
     /// The next line, ``Event/end`` once the other end is closed and every
     /// line was taken, ``Event/timedOut`` after `limit`, or
-    /// ``Event/cancelled`` when the task is cancelled. One waiter at a time.
-    func next(within limit: Duration) async -> Event {
+    /// ``Event/cancelled`` when the task is cancelled (no limit when
+    /// `limit` is nil). One waiter at a time.
+    func next(within limit: Duration?) async -> Event {
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let timer = Mutex<Task<Void, Never>?>(nil)
         let event = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
                 let ready = state.withLock { state -> Event? in
@@ -123,17 +123,19 @@ final class LineChannel: Sendable {
                     continuation.resume(returning: ready)
                     return
                 }
-                timer.withLock {
-                    $0 = Task { [self] in
-                        do { try await Task.sleep(for: limit) } catch { return }
-                        self.expire(id, with: .timedOut)
-                    }
+                // A Dispatch timer, not a task: it fires on time even when
+                // every thread of Swift's cooperative pool is busy, so a line
+                // arriving later can never win over the time limit.
+                guard let limit else { return }
+                let (seconds, attoseconds) = limit.components
+                let nanoseconds = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, Int64(Int.max))))) { [self] in
+                    self.expire(id, with: .timedOut)
                 }
             }
         } onCancel: {
             self.expire(id, with: .cancelled)
         }
-        timer.withLock { $0?.cancel() }
         return event
     }
 
