@@ -11,6 +11,12 @@ enum AnswerGrammar {
     static let app = "answer"
     static let yes = "yes", no = "no", cancel = "cancel", value = "value", ordinal = "ordinal"
 
+    /// Ways of saying yes and no ("yes please", "yeah sure", "nah").
+    static let yesWords = "(yes | yeah | yep | yup | sure | ok | okay | correct | right | absolutely | definitely | of course | please do | go ahead | do it | that's right | that's it | sounds good | perfect)"
+    static let noWords = "(no | nope | nah | no way | not really | don't | do not | wrong | negative | not that)"
+    /// "send it", "go ahead and send it", "book it".
+    static let goAhead = "[go ahead and] (send | book | do | order | make | pay | start) [it | that | them] | send"
+
     static let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
     static let cardinals = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -33,16 +39,16 @@ enum AnswerGrammar {
         }
         switch question {
         case .confirmValue(let parameter, _):
-            file.intents.append(intent(yes, "yes [please | it is] | yeah | yep | sure | ok | okay | correct | right | go ahead | do it | that's right | that's it"))
-            file.intents.append(intent(no, "no | nope | no thanks | not really | don't | wrong"))
+            file.intents.append(intent(yes, "\(yesWords) [\(yesWords)] [please | it is | that's (it | right | the one) | that one]"))
+            file.intents.append(intent(no, "\(noWords) [thanks | thank you | that's wrong | not that one]"))
             // "No, Bobo Jr." — a different value instead.
             if parameter.kind == .person {
                 file.lists["answer"] = list("contactName")
                 file.intents.append(intent(value, "(no | nope) [i mean | i meant] {answer}"))
             }
         case .confirmIntent:
-            file.intents.append(intent(yes, "yes [please | do it] | yeah | yep | sure | ok | okay | correct | right | go ahead | do it | send it | book it"))
-            file.intents.append(intent(no, "no | nope | no thanks | not really | don't | don't do it | wait"))
+            file.intents.append(intent(yes, "\(yesWords) [\(yesWords)] [please] [\(goAhead)] [please] | \(goAhead) [please]"))
+            file.intents.append(intent(no, "\(noWords) [thanks | thank you | don't (do | send | book) it | wait] | don't (do | send | book) it | wait | hold on | not now"))
         case .choice(_, let options):
             file.lists["answer"] = Catalog.valueList(options.map(\.spoken))
             file.lists["ordinal"] = .alternatives(

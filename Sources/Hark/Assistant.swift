@@ -211,7 +211,12 @@ public actor Assistant {
     public func hear(_ samples: [Int16]) async throws -> Turn {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
         refreshVocabulary()
-        let recognition = try await decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
+        var recognition = try await decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
+        if answerGrammar != nil, !isAnswer(recognition.text) {
+            // Not an answer: perhaps a new request, which only the main grammar can hear.
+            let request = try await decoder.recognize(samples, grammar: mainGrammar)
+            if isRequest(request.text) { recognition = request }
+        }
         logger.debug("recognised", metadata: [
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",
             "asr.rtf": "\(recognition.realTimeFactor)",
@@ -289,14 +294,63 @@ public actor Assistant {
         return turns
     }
 
+    /// Answers that did not fit the question, in a row; at ``maximumMisunderstood`` Hark gives up.
+    private var misunderstood = 0
+    static let maximumMisunderstood = 2
+
+    /// Whether `text` reads as an answer to the pending question.
+    private func isAnswer(_ text: String) -> Bool {
+        guard let answerParser, let parse = answerParser.parse(text).first else { return false }
+        return AnswerGrammar.answer(from: parse) != nil
+    }
+
+    /// Whether `text` reads as a request to an app (not help, not an answer).
+    private func isRequest(_ text: String) -> Bool {
+        if case .app(let parse, _) = Self.route(mainParser.parse(text), defaultApp: catalog.defaultApp) { return parse.app != Help.app }
+        return false
+    }
+
+    /// Whether `text` is a request that names the app it is for.
+    private func namesAnApp(_ text: String) -> Bool {
+        if case .app(let parse, announce: false) = Self.route(mainParser.parse(text), defaultApp: catalog.defaultApp) {
+            return parse.app != Help.app && parse.slotValues[Catalog.appSlot] != nil
+        }
+        return false
+    }
+
     private func respond(to text: String) async -> Turn {
         if let conversation, let question = pendingQuestion, let answerParser {
+            // Free text takes any words, so a request that names an app is a new request, not the message.
+            if case .value(let parameter) = question, parameter.kind == .text, namesAnApp(text) {
+                let intent = await conversation.intent
+                dropConversation()
+                var turn = await respond(to: text)
+                turn.speech = "Okay, I've dropped the \(Self.phrase(intent.name)) request. " + turn.speech
+                return turn
+            }
             guard let parse = answerParser.parse(text).first, let answer = AnswerGrammar.answer(from: parse) else {
                 let intent = await conversation.intent
+                if isRequest(text) {
+                    // A new request while a question is pending: the new one is what the person wants now.
+                    dropConversation()
+                    var turn = await respond(to: text)
+                    turn.speech = "Okay, I've dropped the \(Self.phrase(intent.name)) request. " + turn.speech
+                    return turn
+                }
+                misunderstood += 1
+                if misunderstood >= Self.maximumMisunderstood {
+                    dropConversation()
+                    var turn = self.turn(heard: text, reply: EngineReply(
+                        speech: "Sorry, I'm having trouble understanding. Let's leave it there; you can ask again any time.",
+                        code: nil, question: nil, intent: intent))
+                    turn.code = "notUnderstood"
+                    return turn
+                }
                 let reply = EngineReply(speech: "Sorry, I didn't get that. " + Conversation.speech(for: question, intent: intent),
                                         code: nil, question: question, intent: intent)
                 return turn(heard: text, reply: reply)
             }
+            misunderstood = 0
             let answered = turn(heard: text, reply: await conversation.answer(answer))
             await refreshVocabulary(after: answered)
             return answered
@@ -379,11 +433,24 @@ public actor Assistant {
                               usageDescription: app.info.usageDescription)
     }
 
-    private func help(_ parse: Parse, heard: String) -> Turn {
+    /// Forgets the conversation in progress and its question.
+    private func dropConversation() {
         conversation = nil
         pendingQuestion = nil
         answerParser = nil
         answerGrammar = nil
+        misunderstood = 0
+    }
+
+    /// "INSendMessageIntent" → "send message"; "orderDrink" → "order drink".
+    static func phrase(_ intent: String) -> String {
+        var name = intent
+        if name.hasPrefix("IN"), name.hasSuffix("Intent") { name = String(name.dropFirst(2).dropLast(6)) }
+        return InstalledApp.phrase(name)
+    }
+
+    private func help(_ parse: Parse, heard: String) -> Turn {
+        dropConversation()
         if parse.intent == Help.appHelp, let name = parse.slotValues["app"],
            let app = catalog.apps.first(where: { $0.name == name }) {
             return Turn(heard: heard, confidence: 1, app: app.name, intent: parse.intent, slots: ["app": app.name],

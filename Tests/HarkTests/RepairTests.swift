@@ -1,0 +1,48 @@
+import Foundation
+import Hark
+import Testing
+
+/// Answers as people give them, and what Hark does when an answer does not fit.
+@Suite("Natural answers and repair")
+struct RepairTests {
+    static let ride = "Get me a Banana Car to the airport with MonkeyRide"
+
+    @Test("yes and no in their common forms", arguments: [
+        ("yeah sure", "success"), ("yes please book it", "success"), ("go ahead", "success"), ("book it", "success"),
+        ("absolutely", "success"), ("nah", "cancelled"), ("nope", "cancelled"), ("no thanks", "cancelled"),
+        ("don't book it", "cancelled"), ("hold on", "cancelled"),
+    ])
+    func yesNo(_ answer: String, _ code: String) async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        #expect(await assistant.read(Self.ride).prompt)
+        let turn = await assistant.read(answer)
+        #expect(turn.code == code, "\(answer): \(turn.speech)")
+    }
+
+    @Test("a new request while a question is pending is taken as the new request, and Hark says so")
+    func newRequest() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        #expect(await assistant.read("send a message to Bobo on MonkeyChat").speech == "What do you want to say to Bobo?")
+        let turn = await assistant.read("In ListOMat show the grocery list")
+        #expect(turn.app == "ListOMat" && turn.code == "success")
+        #expect(turn.speech.hasPrefix("Okay, I've dropped the send message request. "))
+        // And a yes/no question gives way to a request too.
+        #expect(await assistant.read(Self.ride).prompt)
+        let next = await assistant.read("In ListOMat show the grocery list")
+        #expect(next.speech.hasPrefix("Okay, I've dropped the request ride request. ") && next.code == "success")
+        #expect(!(await assistant.isAsking))
+    }
+
+    @Test("after two answers that do not fit, Hark gives up politely")
+    func givesUp() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        #expect(await assistant.read(Self.ride).prompt)
+        let first = await assistant.read("purple elephants")
+        #expect(first.prompt && first.speech.hasPrefix("Sorry, I didn't get that."))
+        let second = await assistant.read("purple elephants again")
+        #expect(!second.prompt)
+        #expect(second.code == "notUnderstood")
+        #expect(second.speech == "Sorry, I'm having trouble understanding. Let's leave it there; you can ask again any time.")
+        #expect(!(await assistant.isAsking))
+    }
+}
