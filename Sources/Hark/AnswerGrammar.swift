@@ -95,6 +95,35 @@ enum AnswerGrammar {
         return try GrammarCompiler.compile([GrammarInstance(app: app, grammar: file)])
     }
 
+    static let appName = "appName"
+
+    /// The answer to "Which app?": an app by any of its names ("TasksNotes",
+    /// "in TasksNotes", "use List-o-Mat please"), by ordinal in the order
+    /// asked ("the second one"), or "cancel".
+    static func appChoice(_ apps: [InstalledApp]) throws -> IntentGraph {
+        var file = GrammarFile(path: "<app choice>")
+        file.intents.append(intent(cancel, "cancel | stop | never mind | forget it | neither | none of them"))
+        file.lists["answer"] = .alternatives(apps.flatMap { app in
+            app.spokenNames.map { GrammarExpression.value(spoken: .sequence($0.map(GrammarExpression.word)), canonical: app.name) }
+        })
+        file.lists["ordinal"] = .alternatives(
+            ordinals.prefix(apps.count).enumerated().map { .value(spoken: .word($0.element), canonical: String($0.offset)) }
+            + cardinals.prefix(apps.count).enumerated().map { .value(spoken: .word($0.element), canonical: String($0.offset)) }
+            + [.value(spoken: .word("last"), canonical: String(apps.count - 1))])
+        file.intents.append(intent(appName, "[(in | with | on | use | using | through) [the]] {answer} [app] [please] | [the] {answer} one"))
+        file.intents.append(intent(ordinal, "[the] {ordinal} [one | app] [please] | number {ordinal}"))
+        return try GrammarCompiler.compile([GrammarInstance(app: Self.app, grammar: file)])
+    }
+
+    /// The app chosen by an answer to "Which app?" (`apps` in the order asked).
+    static func chosenApp(from parse: Parse, among apps: [String]) -> String? {
+        switch parse.intent {
+        case appName: return parse.slotValues["answer"]
+        case ordinal: return parse.slotValues["ordinal"].flatMap(Int.init).flatMap { apps.indices.contains($0) ? apps[$0] : nil }
+        default: return nil
+        }
+    }
+
     private static func intent(_ name: String, _ template: String) -> IntentDefinition {
         // The templates above are fixed and well-formed.
         let expression = try! GrammarParser.parseExpression(template, path: "<answer grammar>")

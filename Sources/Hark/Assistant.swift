@@ -201,7 +201,7 @@ public actor Assistant {
     }
 
     /// Whether the assistant is waiting for an answer.
-    public var isAsking: Bool { pendingQuestion != nil }
+    public var isAsking: Bool { pendingQuestion != nil || choosingApp != nil }
 
     // MARK: - Turns
 
@@ -294,6 +294,9 @@ public actor Assistant {
         return turns
     }
 
+    /// While asking "Which app?": each candidate app and the request as it would take it.
+    private var choosingApp: [String: Parse]?
+
     /// Answers that did not fit the question, in a row; at ``maximumMisunderstood`` Hark gives up.
     private var misunderstood = 0
     static let maximumMisunderstood = 2
@@ -301,6 +304,7 @@ public actor Assistant {
     /// Whether `text` reads as an answer to the pending question.
     private func isAnswer(_ text: String) -> Bool {
         guard let answerParser, let parse = answerParser.parse(text).first else { return false }
+        if let candidates = choosingApp { return AnswerGrammar.chosenApp(from: parse, among: candidates.keys.sorted()) != nil || parse.intent == AnswerGrammar.cancel }
         return AnswerGrammar.answer(from: parse) != nil
     }
 
@@ -319,6 +323,7 @@ public actor Assistant {
     }
 
     private func respond(to text: String) async -> Turn {
+        if let candidates = choosingApp { return await chooseApp(text, among: candidates) }
         if let conversation, let question = pendingQuestion, let answerParser {
             // Free text takes any words, so a request that names an app is a new request, not the message.
             if case .value(let parameter) = question, parameter.kind == .text, namesAnApp(text) {
@@ -366,15 +371,62 @@ public actor Assistant {
                         audioSeconds: 0, decodeSeconds: 0)
         case .whichApp(let apps, let parse):
             let names = apps.map { catalog.app(named: $0)?.info.displayName ?? $0 }
+            // The request as each app would take it, for when the person answers.
+            var candidates: [String: Parse] = [:]
+            for app in apps { candidates[app] = parses.first { $0.app == app && $0.cost == parse.cost } ?? parses.first { $0.app == app } }
+            dropConversation()
+            do {
+                let graph = try AnswerGrammar.appChoice(catalog.apps.filter { apps.contains($0.name) })
+                answerParser = TextParser(graph: graph)
+                answerGrammar = DecoderGrammar(graph: graph, dictation: dictation)
+                choosingApp = candidates
+            } catch {
+                logger.error("app choice grammar failed to compile", metadata: ["error": "\(error)"])
+            }
             return Turn(heard: text, confidence: 1, app: nil, intent: parse.intent, slots: Self.parameters(from: parse.slots).mapValues(\.value),
                         speech: "Which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
-                        code: "whichApp", prompt: false, audioSeconds: 0, decodeSeconds: 0)
+                        code: "whichApp", prompt: choosingApp != nil, audioSeconds: 0, decodeSeconds: 0)
         case .app(let parse, let announce):
             if parse.app == Help.app { return help(parse, heard: text) }
             best = parse
             // With one app installed there is nothing to tell apart.
             announcing = announce && catalog.apps.count > 1 ? catalog.app(named: parse.app)?.info.displayName ?? parse.app : nil
         }
+        return await start(best, heard: text)
+    }
+
+    /// The answer to "Which app?": the request goes to the app named.
+    private func chooseApp(_ text: String, among candidates: [String: Parse]) async -> Turn {
+        if let parse = answerParser?.parse(text).first {
+            if parse.intent == AnswerGrammar.cancel {
+                dropConversation()
+                return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:], speech: "Okay, cancelled.",
+                            code: "cancelled", prompt: false, audioSeconds: 0, decodeSeconds: 0)
+            }
+            if let app = AnswerGrammar.chosenApp(from: parse, among: candidates.keys.sorted()), let request = candidates[app] {
+                dropConversation()
+                return await start(request, heard: text)
+            }
+        }
+        if isRequest(text) {
+            dropConversation()
+            return await respond(to: text)
+        }
+        misunderstood += 1
+        let names = candidates.keys.sorted().map { catalog.app(named: $0)?.info.displayName ?? $0 }
+        if misunderstood >= Self.maximumMisunderstood {
+            dropConversation()
+            return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:],
+                        speech: "Sorry, I'm having trouble understanding. Let's leave it there; you can ask again any time.",
+                        code: "notUnderstood", prompt: false, audioSeconds: 0, decodeSeconds: 0)
+        }
+        return Turn(heard: text, confidence: 1, app: nil, intent: candidates.values.first?.intent, slots: [:],
+                    speech: "Sorry, which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
+                    code: "whichApp", prompt: true, audioSeconds: 0, decodeSeconds: 0)
+    }
+
+    /// Starts the conversation for a routed request.
+    private func start(_ best: Parse, heard text: String) async -> Turn {
         let key = IntentKey(app: best.app, intent: best.intent)
         let parameters = Self.parameters(from: best.slots)
         guard let handler = handlers[key], let description = catalog.app(named: best.app)?.description(of: best.intent) else {
@@ -435,6 +487,7 @@ public actor Assistant {
 
     /// Forgets the conversation in progress and its question.
     private func dropConversation() {
+        choosingApp = nil
         conversation = nil
         pendingQuestion = nil
         answerParser = nil

@@ -46,3 +46,29 @@ struct RepairTests {
         #expect(!(await assistant.isAsking))
     }
 }
+
+@Suite("Which app?")
+struct WhichAppTests {
+    @Test("'Which app?' is answered by the app's name in any form, or by ordinal", arguments: [
+        ("TasksNotes", "TasksNotes"), ("in TasksNotes", "TasksNotes"), ("use List-o-Mat please", "ListOMat"),
+        ("the second one", "TasksNotes"), ("the first one", "ListOMat"),
+    ])
+    func answered(_ answer: String, _ app: String) async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        let question = await assistant.read("Put the kettle on")
+        #expect(question.code == "whichApp" && question.prompt)
+        #expect(question.speech == "Which app? List-o-Mat or TasksNotes?")
+        let turn = await assistant.read(answer)
+        // The request went to that app (which may ask its own question).
+        #expect(turn.app == app, "\(answer): \(turn.speech)")
+        #expect(!["whichApp", "notUnderstood"].contains(turn.code))
+    }
+
+    @Test("'Which app?' can be cancelled")
+    func cancelled() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        _ = await assistant.read("Put the kettle on")
+        #expect(await assistant.read("never mind").code == "cancelled")
+        #expect(!(await assistant.isAsking))
+    }
+}
