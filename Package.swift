@@ -47,14 +47,16 @@ let package = Package(
         ),
 
         // MARK: Pipeline stages
+        /// Text from data made safe for the terminal (control characters escaped).
+        .target(name: "HarkText"),
         /// Audio values, WAV I/O, resampling, endpointing (no device code).
-        .target(name: "HarkAudio", dependencies: ["CSampleRate"]),
+        .target(name: "HarkAudio", dependencies: ["CSampleRate", "HarkText"]),
         /// What Swift cannot express of ALSA's API (its variadic error handler).
         .target(name: "CALSAShims", dependencies: ["CALSA"]),
         /// ALSA capture and playback.
         .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA", "CALSAShims"]),
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
-        .target(name: "HarkGrammar"),
+        .target(name: "HarkGrammar", dependencies: ["HarkText"]),
         /// pocketsphinx decoding against the intent graph.
         .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkSpeech"]),
         /// espeak-ng synthesis to PCM.
@@ -64,13 +66,13 @@ let package = Package(
         /// Handler protocols and the resolve → confirm → handle lifecycle.
         .target(name: "HarkEngine", dependencies: ["HarkIntents", .product(name: "Logging", package: "swift-log")]),
         /// Installed apps: their grammars and vocabulary.
-        .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents"]),
+        .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents", "HarkText"]),
         /// The assistant: audio → recognition → parse → engine → speech.
         .target(
             name: "Hark",
             dependencies: [
                 "HarkAudio", "HarkALSA", "HarkGrammar", "HarkRecognition", "HarkSpeech",
-                "HarkIntents", "HarkEngine", "HarkCatalog",
+                "HarkIntents", "HarkEngine", "HarkCatalog", "HarkText",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -84,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "hark",
             dependencies: [
-                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode",
+                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode", "HarkText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

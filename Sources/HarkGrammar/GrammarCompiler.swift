@@ -61,6 +61,7 @@ public enum GrammarCompiler {
                              .beginIntent(app: instance.app, intent: intent.name))
                 let final = graph.addState()
                 graph.finals[final] = IntentKey(app: instance.app, intent: intent.name)
+                builder.sentenceLocation = intent.location
                 for sentence in intent.sentences {
                     try builder.emit(sentence, from: entry, to: final, into: &graph)
                 }
@@ -72,6 +73,10 @@ public enum GrammarCompiler {
     struct Builder {
         let instance: GrammarInstance
         var ruleStack: [String] = []
+        /// Where each rule on ``ruleStack`` was used.
+        var ruleUses: [SourceLocation] = []
+        /// Where the sentence being expanded starts, for size errors outside any rule.
+        var sentenceLocation: SourceLocation?
         var slotStack: [String] = []
         /// Free-text loops by (slot, state after the slot): sentences that end
         /// in the same free-text slot share one dictation loop, which keeps
@@ -84,6 +89,12 @@ public enum GrammarCompiler {
         }
 
         mutating func emit(_ expression: GrammarExpression, from: Int, to: Int, into graph: inout IntentGraph) throws(GrammarError) {
+            // Every expansion adds at least one arc, so checking here bounds
+            // both the graph and the work: 2^n paths stop at the limit.
+            if graph.stateCount > GrammarLimits.maxStates || graph.arcCount > GrammarLimits.maxArcs {
+                throw GrammarError(.tooLarge(rules: ruleStack, states: graph.stateCount, arcs: graph.arcCount),
+                                   at: ruleUses.first ?? sentenceLocation ?? SourceLocation(file: instance.grammar.path, line: 1, column: 1))
+            }
             switch expression {
             case .word(let w):
                 graph.addArc(from: from, to: to, .word(w))
@@ -149,9 +160,14 @@ public enum GrammarCompiler {
                 guard let body = instance.rule(named: name) else {
                     throw GrammarError(.undefinedRule(name), at: location)
                 }
+                guard ruleStack.count < GrammarLimits.maxRuleDepth else {
+                    throw GrammarError(.rulesTooDeep(ruleStack + [name]), at: location)
+                }
                 ruleStack.append(name)
+                ruleUses.append(location)
                 try emit(body, from: from, to: to, into: &graph)
                 ruleStack.removeLast()
+                ruleUses.removeLast()
             case .slot(let name, let location):
                 guard !slotStack.contains(name) else {
                     throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)

@@ -1,3 +1,5 @@
+import HarkText
+
 /// A place in a grammar source: file, line and column (1-based), like a compiler.
 public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     public var file: String
@@ -31,6 +33,12 @@ public struct GrammarError: Error, Sendable, Equatable, CustomStringConvertible 
         case duplicateDefinition(String)
         /// `slot NAME: TYPE` names neither a list, vocabulary, `text` nor a built-in type.
         case unknownSlotType(slot: String, type: String)
+        /// Expanding the grammar (rules using rules, lists, any-order groups)
+        /// made a graph past ``GrammarLimits``; `rules` is the chain of rules
+        /// being expanded when it did, outermost first.
+        case tooLarge(rules: [String], states: Int, arcs: Int)
+        /// Rules using rules more than ``GrammarLimits/maxRuleDepth`` deep.
+        case rulesTooDeep([String])
     }
 
     public var kind: Kind
@@ -54,7 +62,34 @@ public struct GrammarError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unknownSlotType(let slot, let type):
             let builtins = SpokenValueType.allCases.map(\.rawValue).joined(separator: ", ")
             what = "unknown slot type '\(type)' for slot {\(slot)}; expected text, \(builtins), a list defined with 'list \(type): ...' or an app vocabulary type"
+        case .tooLarge(let rules, let states, let arcs):
+            let chain = rules.isEmpty ? "" : " while expanding \(Self.chain(rules))"
+            what = "the grammar expands to more than \(GrammarLimits.maxStates) states or \(GrammarLimits.maxArcs) arcs (reached \(states) states, \(arcs) arcs\(chain)); a rule used twice in a sequence doubles everything under it: name fewer combinations, or use a list or {slot: text} instead"
+        case .rulesTooDeep(let rules):
+            what = "rules use rules more than \(GrammarLimits.maxRuleDepth) levels deep (\(Self.chain(rules))); flatten the chain"
         }
-        return "\(location): error: \(what)"
+        return escapingControlCharacters("\(location): error: \(what)")
     }
+
+    /// `<a> -> <b> -> ... -> <z>`, eliding the middle of long chains.
+    static func chain(_ rules: [String]) -> String {
+        let names = rules.map { "<\($0)>" }
+        guard names.count > 6 else { return names.joined(separator: " -> ") }
+        return (names.prefix(3) + ["... (\(names.count - 5) more)"] + names.suffix(2)).joined(separator: " -> ")
+    }
+}
+
+
+/// How large a compiled grammar may grow. Expanding is checked as it goes,
+/// so a small file whose rules each use the next one twice (2^n paths)
+/// stops with an error instead of exhausting memory. The sample apps, the
+/// built-in domains and an imported Rhino context together stay far below
+/// these (see docs/grammar.md for the measured sizes).
+public enum GrammarLimits {
+    /// The most states the intent graph of all installed apps may have.
+    public static let maxStates = 500_000
+    /// The most arcs the intent graph of all installed apps may have.
+    public static let maxArcs = 1_000_000
+    /// The deepest chain of rules using rules.
+    public static let maxRuleDepth = 50
 }
