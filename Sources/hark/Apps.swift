@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkText
 import Hark
 import HarkCatalog
 import HarkEngine
@@ -48,9 +49,9 @@ extension HarkCommand {
                     let statuses = try store.statuses()
                     for app in apps {
                         let status = statuses[app.name]?.rawValue ?? "not authorized"
-                        print("\(app.info.displayName)  [\(status)]")
-                        if let usage = app.info.usageDescription { print("  \(usage)") }
-                        print("  intents: \(app.info.intentsSupported.joined(separator: ", "))")
+                        print(escapingControlCharacters("\(app.info.displayName)  [\(status)]"))
+                        if let usage = app.info.usageDescription { print("  " + escapingControlCharacters(usage)) }
+                        print(escapingControlCharacters("  intents: \(app.info.intentsSupported.joined(separator: ", "))"))
                     }
                 }
             }
@@ -66,10 +67,11 @@ extension HarkCommand {
                 try await Self.reportingErrors {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
-                    print("\(found.info.displayName) would like to use Hark.")
-                    print("  \(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)")")
+                    let name = escapingControlCharacters(found.info.displayName)
+                    print("\(name) would like to use Hark.")
+                    print("  " + escapingControlCharacters(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)"))
                     try store.set(.authorized, for: found.name)
-                    print("\(found.info.displayName) is now authorized.")
+                    print("\(name) is now authorized.")
                 }
             }
         }
@@ -84,7 +86,7 @@ extension HarkCommand {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
                     try store.set(.denied, for: found.name)
-                    print("\(found.info.displayName) can no longer work with Hark.")
+                    print("\(escapingControlCharacters(found.info.displayName)) can no longer work with Hark.")
                 }
             }
         }

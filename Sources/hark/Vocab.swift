@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkText
 import Hark
 import HarkCatalog
 import HarkSampleApps
@@ -70,7 +71,7 @@ extension HarkCommand.Vocab {
                 let kind = try VocabularyStringType.named(type)
                 try options.checkInstalled(app)
                 let stored = try options.store().set(strings, type: kind, app: app)
-                print("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")")
+                print(escapingControlCharacters("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")"))
             }
         }
     }
@@ -105,8 +106,8 @@ extension HarkCommand.Vocab {
                 }
                 for (name, types) in all.sorted(by: { $0.key < $1.key }) {
                     for (type, strings) in types.sorted(by: { $0.key < $1.key }) {
-                        print("\(name) \(type):")
-                        for string in strings { print("  \(string)") }
+                        print(escapingControlCharacters("\(name) \(type):"))
+                        for string in strings { print("  " + escapingControlCharacters(string)) }
                     }
                 }
             }
@@ -125,7 +126,7 @@ extension HarkCommand.Vocab {
         func run() async throws {
             try await Self.reportingErrors {
                 try options.store().removeAll(app: app)
-                print("\(app): vocabulary removed")
+                print(escapingControlCharacters("\(app): vocabulary removed"))
             }
         }
     }
