@@ -45,6 +45,11 @@ let package = Package(
             pkgConfig: "samplerate",
             providers: [.apt(["libsamplerate0-dev"])]
         ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
 
         // MARK: Pipeline stages
         /// Text from data made safe for the terminal (control characters escaped).
@@ -56,7 +61,7 @@ let package = Package(
         /// ALSA capture and playback.
         .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA", "CALSAShims"]),
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
-        .target(name: "HarkGrammar", dependencies: ["HarkText"]),
+        .target(name: "HarkGrammar", dependencies: ["HarkText", "CYAML"]),
         /// pocketsphinx decoding against the intent graph.
         .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkSpeech"]),
         /// espeak-ng synthesis to PCM.

@@ -73,7 +73,7 @@ public struct GrammarError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// `<a> -> <b> -> ... -> <z>`, eliding the middle of long chains.
     static func chain(_ rules: [String]) -> String {
-        let names = rules.map { "<\($0)>" }
+        let names = rules.map { $0.hasPrefix("@") ? $0 : "<\($0)>" }
         guard names.count > 6 else { return names.joined(separator: " -> ") }
         return (names.prefix(3) + ["... (\(names.count - 5) more)"] + names.suffix(2)).joined(separator: " -> ")
     }
