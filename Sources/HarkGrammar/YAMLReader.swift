@@ -44,7 +44,7 @@ enum YAMLReader {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) != 0 else {
-                    throw reader.libyamlError(parser)
+                    throw reader.libyamlError(parser, text: buffer)
                 }
                 defer { yaml_event_delete(&event) }
                 if try reader.take(event) { break }
@@ -74,17 +74,35 @@ enum YAMLReader {
             GrammarError(.syntax(message), at: SourceLocation(file: path, line: position.line, column: position.column))
         }
 
-        func libyamlError(_ parser: yaml_parser_t) -> GrammarError {
+        /// libyaml's report, with a hint for the mistakes Rhino files make.
+        func libyamlError(_ parser: yaml_parser_t, text bytes: UnsafeMutableBufferPointer<UInt8>) -> GrammarError {
             let problem = parser.problem.map { String(cString: $0) } ?? "cannot read the YAML"
-            var message = problem
-            if let context = parser.context.map({ String(cString: $0) }) {
-                message = "\(problem) \(context) (line \(parser.context_mark.line + 1))"
-            }
+            let context = parser.context.map { String(cString: $0) }
             if parser.error == YAML_READER_ERROR {
                 // The reader reports a byte offset, not a line.
                 return error("not valid UTF-8 or UTF-16 text (\(problem) at byte \(parser.problem_offset))", YAMLPosition(line: 1, column: 1))
             }
-            return error("YAML: \(message)", position(parser.problem_mark))
+            let at = position(parser.problem_mark)
+            let index = Int(parser.problem_mark.index)
+            let byte: UInt8? = index < bytes.count ? bytes[index] : nil
+            if context?.contains("quoted scalar") == true, problem.contains("end of stream") {
+                return error("unterminated string: the quote is never closed", position(parser.context_mark))
+            }
+            if byte == UInt8(ascii: "\t") {
+                return error("tabs cannot indent YAML; use spaces", at)
+            }
+            if let byte, byte == UInt8(ascii: "@") || byte == UInt8(ascii: "`") {
+                return error("a plain string cannot start with '\(Character(Unicode.Scalar(byte)))' in YAML; quote it", at)
+            }
+            var message = "YAML: \(problem)" + (context.map { " \($0) (line \(parser.context_mark.line + 1))" } ?? "")
+            // The line in question: a Rhino expression left unquoted reads as YAML syntax.
+            var start = min(index, bytes.count), end = start
+            while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            if bytes[start..<end].contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "$") }) {
+                message += "; quote Rhino expressions (\"[a, b] c\") so YAML reads them as strings"
+            }
+            return error(message, at)
         }
 
         static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
