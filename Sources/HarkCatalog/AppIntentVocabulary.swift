@@ -147,7 +147,7 @@ public struct AppIntentVocabulary: Sendable, Equatable {
                 }
                 for (k, synonym) in item.synonyms.enumerated() {
                     if let bad = firstDisallowedNameCharacter(in: synonym.phrase) {
-                        throw CatalogError("\(path): \(at).ParameterVocabulary[\(j)].VocabularyItemSynonyms[\(k)].VocabularyItemPhrase: '\(synonym.phrase)' contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters")
+                        throw CatalogError("\(path): \(at).ParameterVocabulary[\(j)].VocabularyItemSynonyms[\(k)].VocabularyItemPhrase: '\(escapingDisallowedNameCharacters(synonym.phrase))' contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters")
                     }
                 }
             }

@@ -97,7 +97,7 @@ public struct Catalog: Sendable {
             if let other = apps.first(where: { !names.isDisjoint(with: [$0.name, $0.info.displayName].map { $0.lowercased() }) }) {
                 let otherNames = Set([other.name, other.info.displayName].map { $0.lowercased() })
                 let taken = [app.name, app.info.displayName].first { otherNames.contains($0.lowercased()) } ?? app.info.displayName
-                throw CatalogError("\(plist): the name '\(taken)' is already used by the app in \(other.folder) (and by the one in \(folder)); each installed app needs its own CFBundleName and CFBundleDisplayName")
+                throw CatalogError("\(plist): the name '\(taken)' is also the name of the app in \(other.folder); each installed app needs its own CFBundleName and CFBundleDisplayName")
             }
             app.grammars = try loadGrammars(in: folder)
             apps.append(app)
@@ -161,7 +161,7 @@ public struct Catalog: Sendable {
         }
         for (key, value) in names {
             if let bad = firstDisallowedNameCharacter(in: value) {
-                throw CatalogError("\(path): \(key): '\(escapingControlCharacters(value))' contains \(scalarName(bad)); a name may not hold control, bidirectional-override or zero-width characters")
+                throw CatalogError("\(path): \(key): '\(escapingDisallowedNameCharacters(value))' contains \(scalarName(bad)); a name may not hold control, bidirectional-override or zero-width characters")
             }
         }
     }

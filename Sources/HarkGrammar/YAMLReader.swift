@@ -1,4 +1,5 @@
 import CYAML
+import HarkText
 
 /// Reads a YAML document into a ``YAMLNode`` tree with libyaml's event
 /// parser: block and flow style, plain, quoted, literal (`|`) and folded
@@ -79,8 +80,21 @@ enum YAMLReader {
             let problem = parser.problem.map { String(cString: $0) } ?? "cannot read the YAML"
             let context = parser.context.map { String(cString: $0) }
             if parser.error == YAML_READER_ERROR {
-                // The reader reports a byte offset, not a line.
-                return error("not valid UTF-8 or UTF-16 text (\(problem) at byte \(parser.problem_offset))", YAMLPosition(line: 1, column: 1))
+                // The reader reports a byte offset: find its line and column.
+                let offset = min(Int(parser.problem_offset), bytes.count)
+                var line = 1, column = 1, i = 0
+                while i < offset {
+                    if bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
+                        line += 1
+                        column = 1
+                    } else if bytes[i] & 0xC0 != 0x80 {
+                        column += 1
+                    }
+                    i += 1
+                }
+                let found = offset < bytes.count ? " (\(escapingControlCharacters(String(decoding: [bytes[offset]], as: UTF8.self))))" : ""
+                return error("YAML: \(problem)\(found); remove it, or write it as an escape in a double-quoted string",
+                             YAMLPosition(line: line, column: column))
             }
             let at = position(parser.problem_mark)
             let index = Int(parser.problem_mark.index)

@@ -5,6 +5,16 @@
 ///
 /// Only human-readable output is escaped; JSON output carries the exact text.
 public func escapingControlCharacters(_ text: String) -> String {
+    escaping(text, where: needsEscape)
+}
+
+/// `text` with every character a name may not hold (see
+/// ``firstDisallowedNameCharacter(in:)``) escaped, for messages about names.
+public func escapingDisallowedNameCharacters(_ text: String) -> String {
+    escaping(text, where: isDisallowedInName)
+}
+
+private func escaping(_ text: String, where needsEscape: (Unicode.Scalar) -> Bool) -> String {
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }
     var out = ""
     out.reserveCapacity(text.utf8.count + 8)
@@ -44,9 +54,11 @@ private func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
 /// zero-width character (U+200B–200D, U+FEFF) that makes two names look
 /// alike. Nil when the text is clean.
 public func firstDisallowedNameCharacter(in text: String) -> Unicode.Scalar? {
-    text.unicodeScalars.first { scalar in
-        needsEscape(scalar) || (0x200B...0x200D).contains(scalar.value) || scalar.value == 0xFEFF
-    }
+    text.unicodeScalars.first(where: isDisallowedInName)
+}
+
+private func isDisallowedInName(_ scalar: Unicode.Scalar) -> Bool {
+    needsEscape(scalar) || (0x200B...0x200D).contains(scalar.value) || scalar.value == 0xFEFF
 }
 
 /// `U+202E` style name of a scalar, for error messages.
