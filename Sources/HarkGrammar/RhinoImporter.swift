@@ -77,7 +77,7 @@ public enum RhinoImporter {
         return tens[n / 10] + (n % 10 == 0 ? "" : " " + small[n % 10])
     }
 
-    public static func translate(_ yaml: String, path: String) throws(GrammarError) -> Result {
+    public static func translate(_ yaml: String, path: String, limits: GrammarLimits = .standard) throws(GrammarError) -> Result {
         let root = try YAMLReader.parse(yaml, path: path)
         let context = try RhinoContext(root, path: path)
         let result = try context.render(sourceName: path.split(separator: "/").last.map(String.init) ?? path)
@@ -85,17 +85,17 @@ public enum RhinoImporter {
         do {
             let file = try GrammarParser.parse(result.grammar, path: "<imported \(path)>")
             _ = try GrammarCompiler.compile([GrammarInstance(app: "Imported", grammar: file,
-                                                             externalRules: ["app": .word("app")])])
+                                                             externalRules: ["app": .word("app")])], limits: limits)
         } catch {
             // Macros that each use the next twice are legal Rhino but grow
             // as 2^n: say so at the macro that starts the chain.
             switch error.kind {
-            case .tooLarge(let rules, _, _), .rulesTooDeep(let rules):
+            case .tooLarge(let rules, _, _, _), .rulesTooDeep(let rules, _):
                 let macro = rules.first.flatMap { name in context.macros.first { $0.name == name } }
                 let at = macro?.position ?? context.intents.first?.position ?? YAMLPosition(line: 1, column: 1)
                 var translated = GrammarError(error.kind, at: SourceLocation(file: path, line: at.line, column: at.column))
-                if case .tooLarge(let rules, let states, let arcs) = error.kind {
-                    translated.kind = .tooLarge(rules: rules.map { "@" + $0 }, states: states, arcs: arcs)
+                if case .tooLarge(let rules, let states, let arcs, let limits) = error.kind {
+                    translated.kind = .tooLarge(rules: rules.map { "@" + $0 }, states: states, arcs: arcs, limits: limits)
                 }
                 throw translated
             default:

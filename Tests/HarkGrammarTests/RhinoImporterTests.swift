@@ -376,12 +376,13 @@ struct RhinoImporterTests {
         doubling.append("    d40: [a, b]")
         let doublingError = try #require(importError(doubling.joined(separator: "\n")))
         #expect(doublingError.location.line == 5, "\(doublingError)")
-        guard case .tooLarge(let rules, let states, let arcs) = doublingError.kind else {
+        guard case .tooLarge(let rules, let states, let arcs, let limits) = doublingError.kind else {
             Issue.record("expected a size error, got \(doublingError)")
             return
         }
         #expect(rules.first == "@d0")
-        #expect(states > GrammarLimits.maxStates || arcs > GrammarLimits.maxArcs)
+        #expect(limits == .standard)
+        #expect(states > limits.maxStates || arcs > limits.maxArcs)
         #expect("\(doublingError)".contains("@d0 -> @d1"))
     }
 }
