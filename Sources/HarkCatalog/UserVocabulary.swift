@@ -1,4 +1,5 @@
 import Foundation
+import HarkText
 
 /// SiriKit's `INVocabularyStringType`: the kinds of user-specific terms an
 /// app may register (the user's contacts, playlists, workout names, ...).
@@ -79,11 +80,21 @@ public struct UserVocabularyStore: Sendable {
     public func vocabulary(app: String) throws -> [String: [String]] {
         let url = try file(for: app)
         guard let data = try DataFile.read(url) else { return [:] }
+        let vocabulary: [String: [String]]
         do {
-            return try JSONDecoder().decode([String: [String]].self, from: data)
+            vocabulary = try JSONDecoder().decode([String: [String]].self, from: data)
         } catch {
             throw CatalogError("\(url.path): corrupt vocabulary file (expected {\"type\": [\"string\", ...]}); fix or delete it")
         }
+        // What `vocab set` refuses is refused when loaded, too.
+        for (type, strings) in vocabulary.sorted(by: { $0.key < $1.key }) {
+            for (i, string) in strings.enumerated() {
+                if let bad = firstDisallowedNameCharacter(in: string) {
+                    throw CatalogError("\(url.path): \(type)[\(i)]: '\(escapingDisallowedNameCharacters(string))' contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters; fix or delete the file")
+                }
+            }
+        }
+        return vocabulary
     }
 
     /// Whether the app's vocabulary was ever written (even if since removed).
@@ -134,6 +145,9 @@ public struct UserVocabularyStore: Sendable {
             }
             guard !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw CatalogError("\(type.rawValue) string \(i + 1) is empty")
+            }
+            if let bad = firstDisallowedNameCharacter(in: string) {
+                throw CatalogError("\(type.rawValue) string \(i + 1) ('\(escapingDisallowedNameCharacters(String(string.prefix(40))))') contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters")
             }
             if seen.insert(string).inserted { result.append(string) }
         }
