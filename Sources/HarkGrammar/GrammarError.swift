@@ -85,7 +85,9 @@ public struct GrammarError: Error, Sendable, Equatable, CustomStringConvertible 
 /// stops with an error instead of exhausting memory. The sample apps and
 /// the built-in domains compile to about 14,000 states and 20,000 arcs, an
 /// imported Rhino context (barista) to 19,500 and 24,000: ``standard`` is
-/// 25 to 35 times that (docs/grammar.md).
+/// 10 to 16 times that. The limit is set by what the recognizer can take:
+/// a grammar at it makes pocketsphinx's search use several hundred
+/// megabytes (docs/grammar.md).
 public struct GrammarLimits: Sendable, Equatable {
     /// The most states the intent graph of all installed apps may have.
     public var maxStates: Int
@@ -100,7 +102,7 @@ public struct GrammarLimits: Sendable, Equatable {
         self.maxRuleDepth = maxRuleDepth
     }
 
-    /// What Hark compiles with: 500,000 states, 1,000,000 arcs (about
-    /// 90 MB at the peak), rule chains 50 deep.
-    public static let standard = GrammarLimits(maxStates: 500_000, maxArcs: 1_000_000, maxRuleDepth: 50)
+    /// What Hark compiles with: 200,000 states, 400,000 arcs, rule chains
+    /// 50 deep.
+    public static let standard = GrammarLimits(maxStates: 200_000, maxArcs: 400_000, maxRuleDepth: 50)
 }

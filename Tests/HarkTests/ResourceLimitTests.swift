@@ -52,7 +52,7 @@ struct ResourceLimitTests {
         for levels in [22, 40] {
             let apps = "Tests/Malformed/grammar-doubling-\(levels)-levels"
             let result = try runCapped(["export", "jsgf", "--apps", apps])
-            expectRefusal(result, naming: "\(apps)/Broken/Broken.hark:", saying: "the grammar expands to more than 500000 states")
+            expectRefusal(result, naming: "\(apps)/Broken/Broken.hark:", saying: "the grammar expands to more than 200000 states")
             #expect(result.err.contains("while expanding <d0> -> <d1>"))
         }
     }
