@@ -45,16 +45,23 @@ let package = Package(
             pkgConfig: "samplerate",
             providers: [.apt(["libsamplerate0-dev"])]
         ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
 
         // MARK: Pipeline stages
+        /// Text from data made safe for the terminal (control characters escaped).
+        .target(name: "HarkText"),
         /// Audio values, WAV I/O, resampling, endpointing (no device code).
-        .target(name: "HarkAudio", dependencies: ["CSampleRate"]),
+        .target(name: "HarkAudio", dependencies: ["CSampleRate", "HarkText"]),
         /// What Swift cannot express of ALSA's API (its variadic error handler).
         .target(name: "CALSAShims", dependencies: ["CALSA"]),
         /// ALSA capture and playback.
         .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA", "CALSAShims"]),
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
-        .target(name: "HarkGrammar", dependencies: ["HarkIntents"]),
+        .target(name: "HarkGrammar", dependencies: ["HarkIntents", "HarkText", "CYAML"]),
         /// pocketsphinx decoding against the intent graph.
         .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkSpeech"]),
         /// espeak-ng synthesis to PCM.
@@ -66,13 +73,13 @@ let package = Package(
         /// Intents extensions: an app's handler as a separate process, JSON lines over stdio.
         .target(name: "HarkExtensions", dependencies: ["HarkEngine", "HarkIntents", .product(name: "Logging", package: "swift-log")]),
         /// Installed apps: their grammars and vocabulary.
-        .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents"]),
+        .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents", "HarkText"]),
         /// The assistant: audio → recognition → parse → engine → speech.
         .target(
             name: "Hark",
             dependencies: [
                 "HarkAudio", "HarkALSA", "HarkGrammar", "HarkRecognition", "HarkSpeech",
-                "HarkIntents", "HarkEngine", "HarkCatalog", "HarkExtensions",
+                "HarkIntents", "HarkEngine", "HarkCatalog", "HarkExtensions", "HarkText",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -86,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "hark",
             dependencies: [
-                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode",
+                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode", "HarkText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #
-# TARGET is wav, plist, grammar, rhino, text, or all. Inputs that reach new
+# TARGET is wav, plist, grammar, rhino, text, or all; Fuzz/dict/TARGET.dict,
+# when present, gives libFuzzer the format's tokens. Inputs that reach new
 # code are added to Fuzz/corpus/TARGET (commit the useful ones), or, with
 # FUZZ_CORPUS_READONLY=1 (as `make fuzz` runs it), to Fuzz/.build/new-corpus/TARGET
 # so the committed corpus stays what the last check started from; a crash,
@@ -28,10 +29,13 @@ for t in "${targets[@]}"; do
     rm -rf "Fuzz/.build/new-corpus/$t" && mkdir -p "Fuzz/.build/new-corpus/$t"
     corpora=("Fuzz/.build/new-corpus/$t" "Fuzz/corpus/$t")
   fi
+  # Tokens that reach deep nesting and self-doubling rules (Fuzz/dict/TARGET.dict).
+  dict=()
+  if [ -f "Fuzz/dict/$t.dict" ]; then dict=(-dict="Fuzz/dict/$t.dict"); fi
   log="Fuzz/.build/fuzz-$t.log"
   started=$SECONDS
   if ! HARK_FUZZ_TARGET="$t" HARK_MODELS=models "$bin" "${corpora[@]}" -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="Fuzz/crashes/$t-" -print_final_stats=1 "$@" 2> "$log"; then
+        -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="Fuzz/crashes/$t-" -print_final_stats=1 "${dict[@]}" "$@" 2> "$log"; then
     # The whole report, from the sanitizer's or libFuzzer's first line.
     start=$(grep -n -m1 -E '==[0-9]+==ERROR|ERROR: libFuzzer|deadly signal|^==[0-9]+== ' "$log" | cut -d: -f1 || true)
     tail -n +"${start:-1}" "$log" | head -n 150 >&2

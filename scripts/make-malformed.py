@@ -6,6 +6,8 @@ HarkTests.MalformedInputTests).
   wav/*.wav            read by `hark audio-info FILE`
   apps-*/<App>/...     an apps folder with one broken app, read by `hark apps list --apps DIR`
   grammar-*/<App>/...  an app whose grammar is broken, compiled by `hark export jsgf --apps DIR`
+  replay/*.wav         a turn `hark replay FILE` must refuse before decoding it
+  rhino/*.yaml         a Rhino context `hark import rhino FILE --out DIR` must refuse
 
 Usage: scripts/make-malformed.py   (then review cases.tsv's expected errors)
 """
@@ -40,6 +42,41 @@ def app(folder, info, vocabulary=None, grammar=None, strings=None, name="Broken"
         write(f"{folder}/{name}/en.lproj/AppIntentVocabulary.plist", plistlib.dumps(vocabulary))
     if grammar is not None:
         write(f"{folder}/{name}/{name}.hark", grammar)
+
+
+def binary_plist(objects, top=0):
+    """A binary plist of pre-encoded objects (1-byte offsets and refs)."""
+    offsets, body = [], b""
+    for o in objects:
+        offsets.append(8 + len(body))
+        body += o
+    size = 1 if 8 + len(body) < 256 else 2
+    table = b"".join(o.to_bytes(size, "big") for o in offsets)
+    trailer = b"\0" * 6 + bytes([size, 1]) + struct.pack(">QQQ", len(objects), top, 8 + len(body))
+    return b"bplist00" + body + table + trailer
+
+
+def deep_binary_plist(depth):
+    """{CFBundleName: Deep, X: [[[...[]...]]]} nested `depth` arrays deep."""
+    # 0: dict, 1: key CFBundleName, 2: "Deep", 3: key X, 4..: arrays, each holding the next.
+    objects = [b"\xd2\x01\x03\x02\x04", b"\x5cCFBundleName", b"\x54Deep", b"\x51X"]
+    for i in range(depth):
+        last = i == depth - 1
+        objects.append(b"\xa0" if last else b"\xa1" + bytes([4 + i + 1]))
+    assert len(objects) < 256
+    return binary_plist(objects)
+
+
+def cyclic_binary_plist():
+    """{CFBundleName: Loop, X: [<itself>]}: an array that contains itself."""
+    objects = [b"\xd2\x01\x03\x02\x04", b"\x5cCFBundleName", b"\x54Loop", b"\x51X", b"\xa1\x04"]
+    return binary_plist(objects)
+
+
+def doubling_grammar(levels):
+    """Rules that each use the next twice: 2^levels sentences from a few hundred bytes."""
+    lines = [f"rule d{i} = <d{i + 1}> <d{i + 1}>" for i in range(levels)] + [f"rule d{levels} = yes | no"]
+    return "\n".join(lines) + "\nintent INSendMessageIntent:\n    send <d0>\n"
 
 
 def binary_set_plist():
@@ -90,6 +127,51 @@ def main():
     app("grammar-recursive-rule", GOOD, grammar="rule a = x <b>\nrule b = y <a>\nintent INSendMessageIntent:\n    send <a>\n")
     app("grammar-empty-alternative", GOOD, grammar="intent INSendMessageIntent:\n    send (a | ) message\n")
     app("grammar-slot-without-values", GOOD, grammar="slot size: sizes\nlist sizes:\nintent INSendMessageIntent:\n    send a {size} message\n")
+
+    # Round two (issue 18): inputs that are small but explode, or that reach the terminal.
+    app("apps-deep-xml-plist", b'<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>CFBundleName</key><string>Deep</string><key>X</key>'
+        + b"<array>" * 10_000 + b"</array>" * 10_000 + b"</dict></plist>\n")
+    app("apps-deep-binary-plist", deep_binary_plist(200))
+    app("apps-cyclic-binary-plist", cyclic_binary_plist())
+    app("apps-deep-strings", GOOD, strings="\"CFBundleDisplayName\" = " + "(" * 10_000 + ")" * 10_000 + ";\n")
+    app("apps-bidi-display-name", dict(GOOD, CFBundleDisplayName="Monkey\u202ePay"))
+    app("apps-zero-width-alternative-name", dict(GOOD, INAlternativeAppNames=[{"INAlternativeAppName": "Monkey\u200bPay"}]))
+    # XML cannot hold these characters; a binary plist can.
+    app("apps-escape-display-name", plistlib.dumps(dict(GOOD, CFBundleDisplayName="x\x1b]0;pwned\x07\nhark: error: forged"), fmt=plistlib.FMT_BINARY))
+    app("apps-escape-localized-name", GOOD, strings='"CFBundleDisplayName" = "Clear\\U001b[2J";\n')
+    app("apps-control-vocabulary", GOOD, vocabulary={"ParameterVocabularies": [{
+        "ParameterNames": ["INSendMessageIntent.recipients"],
+        "ParameterVocabulary": [{"VocabularyItemIdentifier": "x", "VocabularyItemSynonyms": [{"VocabularyItemPhrase": "Bo\u202ebo"}]}]}]})
+    # A second app taking the first one's name as its display name.
+    app("apps-same-display-name", dict(GOOD, CFBundleName="MonkeyPay"), name="MonkeyPay")
+    app("apps-same-display-name", dict(GOOD, CFBundleName="Impostor", CFBundleDisplayName="MonkeyPay"), name="Impostor")
+    app("grammar-doubling-22-levels", GOOD, grammar=doubling_grammar(22))
+    app("grammar-doubling-40-levels", GOOD, grammar=doubling_grammar(40))
+    # Six any-order parts, each a list of 2,000 values used twice: lists × any order.
+    big = " | ".join(f"w{i}" for i in range(2000))
+    app("grammar-any-order-lists", GOOD, grammar=f"rule v = {big}\nrule p = <v> <v>\nintent INSendMessageIntent:\n    send (<p> & <p> & <p> & <p> & <p> & <p>)\n")
+    app("grammar-rule-chain-60", GOOD, grammar="".join(f"rule r{i} = <r{i + 1}>\n" for i in range(60)) + "rule r60 = end\nintent INSendMessageIntent:\n    send <r0>\n")
+    app("grammar-crlf-error", GOOD, grammar="intent INSendMessageIntent:\r\n    send a message\r\n    send (a | the message\r\n")
+    app("grammar-escape-in-error", GOOD, grammar="intent INSendMessageIntent:\n    send \x1b[2J message\n")
+    write("grammar-directory/Broken/Info.plist", plistlib.dumps(GOOD))
+    write("grammar-directory/Broken/Broken.hark/README", "A folder whose name ends in .hark, where a grammar file is expected.\n")
+    # WAV: a missing pad byte after an odd chunk; turns replay must refuse from the header.
+    fmt = struct.pack("<HHIIHH", 1, 1, 16000, 32000, 2, 16)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt + b"LIST" + struct.pack("<I", 3) + b"abc" + b"data" + struct.pack("<I", 100) + b"\0" * 100
+    write("wav/missing-pad-byte.wav", b"RIFF" + struct.pack("<I", len(body)) + body)
+    wav("../replay/63-hz", rate=63, data=b"\1\0" * 20_000)
+    wav("../replay/1-mhz", rate=1_000_000, data=b"\0\0" * 100)
+    wav("../replay/500-khz", rate=500_000, data=b"\0\0" * 100)
+    # Rhino contexts.
+    lines = ["context:", "  expressions:", '    grow: ["go @d0"]', "  macros:"]
+    lines += [f'    d{i}: ["@d{i + 1} @d{i + 1}"]' for i in range(40)] + ["    d40: [a, b]"]
+    write("rhino/doubling-macros.yaml", "\n".join(lines) + "\n")
+    laughs = ["context:", "  macros:", "    a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    laughs += [f"    {chr(97 + i)}: &{chr(97 + i)} [" + ", ".join([f"*{chr(96 + i)}"] * 10) + "]" for i in range(1, 9)]
+    write("rhino/billion-laughs.yaml", "\n".join(laughs) + "\n  expressions:\n    go: [go]\n")
+    write("rhino/deep-nesting.yaml", "context: " + "[" * 10_000 + "]" * 10_000 + "\n")
+    write("rhino/unknown-builtin.yaml", 'context:\n  expressions:\n    paint:\n      - "paint it $pv.Colour:colour"\n')
+    write("rhino/escape-in-error.yaml", "context:\n  expressions:\n    go:\n      - \"go \x1b[2J\"\n")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ packages=(
   libespeak-ng-dev espeak-ng flite festival festvox-kallpc16k
   # QR codes for INGetVisualCodeIntent
   libqrencode-dev
+  # YAML for `hark import rhino` (Picovoice Rhino contexts)
+  libyaml-dev
   # converting and checking audio
   sox libsox-fmt-base
   pkg-config

@@ -12,7 +12,7 @@ public enum TurnAudio {
     public static func read(path: String, configuration: EndpointerConfiguration = EndpointerConfiguration()) throws -> [Int16] {
         let audio = path == "-"
             ? try PCMAudio.rawStandardInput()
-            : try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+            : try WAVReader.readForRecognition(contentsOf: path)
         return try samples(of: audio, configuration: configuration)
     }
 

@@ -1,3 +1,5 @@
+import HarkText
+
 /// Everything that can go wrong in HarkAudio: reading, decoding, resampling
 /// or writing audio.
 ///
@@ -42,6 +44,13 @@ public struct AudioError: Error, CustomStringConvertible, Equatable, Sendable {
         case readFailed(reason: String)
         /// Writing a file failed.
         case writeFailed(reason: String)
+        /// The sample rate is outside ``WAVFormat/recognitionSampleRates``.
+        case unrecognizableSampleRate(Int)
+        /// The recording is longer than one turn may be.
+        case tooLong(seconds: Int, bytes: Int)
+        /// An odd-sized chunk is not followed by the pad byte RIFF requires,
+        /// so the next chunk starts one byte early.
+        case missingPadByte(after: String)
     }
 
     /// What went wrong.
@@ -94,12 +103,20 @@ public struct AudioError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(name): read failed (\(Self.oneLine(reason))); check the program feeding the audio"
         case .writeFailed(let reason):
             return "\(name): cannot write (\(Self.oneLine(reason))); check that the directory exists and is writable"
+        case .unrecognizableSampleRate(let rate):
+            let rates = WAVFormat.recognitionSampleRates
+            return "\(name): sample rate \(rate) Hz is outside the \(rates.lowerBound)...\(rates.upperBound) Hz Hark recognises speech at (a wrong header?); \(convert)"
+        case .tooLong(let seconds, let bytes):
+            return "\(name): too long for one turn (\(seconds) s of audio, \(bytes) bytes; at most \(WAVFormat.maximumTurnSeconds) s and \(WAVFormat.maximumTurnBytes >> 20) MiB); split it, or stream it with: sox \(Self.shellQuoted(name)) -t raw -r 16000 -c 1 -e signed -b 16 - | hark listen --device -"
+        case .missingPadByte(let chunk):
+            return "\(name): the '\(Self.oneLine(chunk))' chunk has an odd size but no pad byte after it, so the next chunk is misaligned (a writer bug); \(convert)"
         }
     }
 
-    /// Text with line breaks replaced, so a description always stays on one line.
+    /// Text with line breaks and other control characters escaped, so a
+    /// description always stays on one harmless line.
     private static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+        escapingControlCharacters(text)
     }
 
     /// Quotes a path for the suggested shell command when it needs quoting.

@@ -27,15 +27,22 @@ enum FileBytes {
 
     /// Every byte from `descriptor` until end of file, however often signals
     /// interrupt the reads (Foundation's `readDataToEndOfFile` traps then).
-    static func readAll(_ descriptor: Int32, source: String, sizeHint: Int = 0) throws(AudioError) -> [UInt8] {
+    /// With `limit`, more bytes than that is ``AudioError/Kind/tooLong(seconds:bytes:)``
+    /// for audio at `bytesPerSecond`, found without holding more than the limit.
+    static func readAll(_ descriptor: Int32, source: String, sizeHint: Int = 0,
+                        limit: Int = .max, bytesPerSecond: Int = 1) throws(AudioError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(sizeHint)
+        bytes.reserveCapacity(min(sizeHint, limit))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = readRetryingInterrupts(descriptor, into: &chunk)
             if count == 0 { return bytes }
             guard count > 0 else {
                 throw AudioError(.fileUnreadable(reason: describe(errno)), source: source)
+            }
+            guard bytes.count + count <= limit else {
+                let total = bytes.count + count
+                throw AudioError(.tooLong(seconds: total / max(1, bytesPerSecond), bytes: total), source: source)
             }
             bytes.append(contentsOf: chunk[0..<count])
         }

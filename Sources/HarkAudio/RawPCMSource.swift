@@ -125,7 +125,10 @@ extension PCMAudio {
     /// - Throws: ``AudioError`` naming standard input when it cannot be read
     ///   or holds less than one sample.
     public static func rawStandardInput(sampleRate: Int = PCMAudio.recognitionRate) throws(AudioError) -> PCMAudio {
-        let bytes = try FileBytes.readAll(STDIN_FILENO, source: "standard input")
+        // One turn: at most WAVFormat.maximumTurnSeconds of 16-bit audio.
+        let bytesPerSecond = 2 * sampleRate
+        let bytes = try FileBytes.readAll(STDIN_FILENO, source: "standard input",
+                                          limit: WAVFormat.maximumTurnSeconds * bytesPerSecond, bytesPerSecond: bytesPerSecond)
         guard bytes.count >= 2 else { throw AudioError(.emptyAudio, source: "standard input") }
         let samples = bytes.withUnsafeBytes { raw in
             (0..<bytes.count / 2).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }

@@ -40,11 +40,6 @@ public struct WAVFileSource: AudioSource {
 
     /// The file's audio as 16 kHz samples; every error names the file.
     private static func load(_ path: String) throws(AudioError) -> [Int16] {
-        let file = try WAVReader.read(contentsOf: path)
-        do {
-            return try file.audio.toRecognitionFormat().int16Samples()
-        } catch {
-            throw AudioError(error.kind, source: path)
-        }
+        try WAVReader.readForRecognition(contentsOf: path).int16Samples()
     }
 }

@@ -4,6 +4,19 @@ public struct WAVFormat: Sendable, Equatable {
     public static let maximumChannels = 1024
     /// A sample rate above this is taken as a corrupt header.
     public static let maximumSampleRate = 1_000_000
+    /// The sample rates Hark recognises speech at (converted to 16 kHz):
+    /// below 4 kHz there is no speech band left, above 384 kHz no real
+    /// recording; outside them a header is wrong, and resampling it would
+    /// make minutes of noise from a second of audio.
+    public static let recognitionSampleRates = 4_000...384_000
+    /// The longest recording `hark replay` and `hark bench` take as one
+    /// turn, in seconds (memory grows with the length, about 1 MB per
+    /// second through the whole pipeline). Longer audio is refused before
+    /// it is read; split it, or stream it with `hark listen --device -`.
+    public static let maximumTurnSeconds = 300
+    /// The most audio bytes (the `data` chunk) a turn's file may hold:
+    /// five minutes of 48 kHz 24-bit stereo fit.
+    public static let maximumTurnBytes = 256 << 20
 
     /// The codec in words: "PCM", "IEEE float", "mu-law" or "A-law".
     public var codec: String

@@ -30,6 +30,78 @@ public enum WAVReader {
         try decode(FileBytes.read(path), name: path)
     }
 
+    /// Reads the WAV file at `path` as one turn for the recognizer: 16 kHz
+    /// mono. Before reading the samples it checks, from the header alone,
+    /// that the audio is at most ``WAVFormat/maximumTurnSeconds`` long and
+    /// ``WAVFormat/maximumTurnBytes`` large (so memory does not grow with
+    /// the file), and that its rate is one Hark recognises
+    /// (``WAVFormat/recognitionSampleRates``) before any resampling.
+    ///
+    /// - Throws: ``AudioError`` naming `path`.
+    public static func readForRecognition(contentsOf path: String) throws(AudioError) -> PCMAudio {
+        try checkTurnLength(path)
+        let file = try read(contentsOf: path)
+        guard WAVFormat.recognitionSampleRates.contains(file.format.sampleRate) else {
+            throw AudioError(.unrecognizableSampleRate(file.format.sampleRate), source: path)
+        }
+        do {
+            return try file.audio.toRecognitionFormat()
+        } catch {
+            throw AudioError(error.kind, source: path)
+        }
+    }
+
+    /// Throws ``AudioError/Kind/tooLong(seconds:bytes:)`` when the header of
+    /// the WAV file at `path` announces more audio than one turn may hold,
+    /// and ``AudioError/Kind/unrecognizableSampleRate(_:)`` for a rate
+    /// outside ``WAVFormat/recognitionSampleRates``, reading only the chunk
+    /// headers. A header it cannot make sense of
+    /// passes: reading the whole file then says what is wrong.
+    static func checkTurnLength(_ path: String) throws(AudioError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        let fileSize = Int(status.st_size)
+        func bytes(at offset: Int, count: Int) -> [UInt8]? {
+            guard offset >= 0, count > 0, offset + count <= fileSize else { return nil }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return got == count ? buffer : nil
+        }
+        guard let riff = bytes(at: 0, count: 12), riff.starts(with: Array("RIFF".utf8)) else { return }
+        var offset = 12
+        var rate: Int?, blockAlign: Int?, dataBytes: Int?
+        // At most a few hundred chunks before `fmt ` and `data`; a file of
+        // tiny chunks is not worth following here.
+        for _ in 0..<1_000 where rate == nil || dataBytes == nil {
+            guard let header = bytes(at: offset, count: 8) else { return }
+            let id = String(decoding: header[0..<4], as: UTF8.self)
+            let claimed = UInt32(littleEndianAt: 4, in: header)
+            let body = offset + 8
+            if id == "fmt ", let fmt = bytes(at: body, count: 16) {
+                rate = Int(UInt32(littleEndianAt: 4, in: fmt))
+                blockAlign = Int(UInt16(littleEndianAt: 12, in: fmt))
+            } else if id == "data" {
+                let available = fileSize - body
+                dataBytes = Int(claimed) > available || (claimed == 0 && available > 0) ? available : Int(claimed)
+            }
+            offset = body + Int(claimed) + Int(claimed & 1)
+        }
+        if let rate, (1...WAVFormat.maximumSampleRate).contains(rate), !WAVFormat.recognitionSampleRates.contains(rate) {
+            throw AudioError(.unrecognizableSampleRate(rate), source: path)
+        }
+        guard let dataBytes else { return }
+        var seconds = 0
+        if let rate, let blockAlign, rate > 0, blockAlign > 0 {
+            seconds = dataBytes / blockAlign / rate
+        }
+        if dataBytes > WAVFormat.maximumTurnBytes || seconds > WAVFormat.maximumTurnSeconds {
+            throw AudioError(.tooLong(seconds: seconds, bytes: dataBytes), source: path)
+        }
+    }
+
     /// Decodes a complete WAV file held in memory; `name` is used in errors.
     public static func decode(_ bytes: [UInt8], name: String) throws(AudioError) -> WAVFile {
         let chunks = try locateChunks(bytes, name: name)
@@ -47,6 +119,12 @@ public enum WAVReader {
 
     // MARK: - Container
 
+    /// Chunk identifiers common in WAV files, to tell a missing pad byte
+    /// (the next known chunk found one byte early) from garbage.
+    static let knownChunkIDs: Set<String> = [
+        "fmt ", "data", "LIST", "fact", "cue ", "bext", "JUNK", "junk", "PAD ", "smpl", "inst", "id3 ", "ID3 ", "iXML", "acid", "plst", "labl", "note", "ltxt", "PEAK", "minf", "elm1", "regn", "umid", "DISP", "FLLR",
+    ]
+
     /// Checks the RIFF header and finds the `fmt ` chunk body and the audio bytes.
     private static func locateChunks(
         _ bytes: [UInt8], name: String
@@ -57,7 +135,14 @@ public enum WAVReader {
         var format: Range<Int>?
         var data: Range<Int>?
         var offset = 12
+        var previous: (id: String, size: Int)?
         while offset < bytes.count, format == nil || data == nil {
+            if let previous, previous.size & 1 == 1, offset + 3 <= bytes.count,
+               knownChunkIDs.contains(fourCC(bytes, at: offset - 1)),
+               offset + 4 > bytes.count || !knownChunkIDs.contains(fourCC(bytes, at: offset)) {
+                // The writer left out the pad byte after an odd-sized chunk.
+                throw AudioError(.missingPadByte(after: previous.id), source: name)
+            }
             let remaining = bytes.count - offset
             guard remaining >= 8 else {
                 throw AudioError(.truncatedHeader(chunk: "chunk header", needed: 8, available: remaining), source: name)
@@ -88,6 +173,7 @@ public enum WAVReader {
             }
             // Chunks are padded to an even length; the pad byte is not counted in the size.
             offset = body + size + (size & 1)
+            previous = (id, size)
         }
         guard let format else { throw AudioError(.missingChunk("fmt "), source: name) }
         guard let data else { throw AudioError(.missingChunk("data"), source: name) }

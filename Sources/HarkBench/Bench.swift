@@ -336,7 +336,7 @@ public enum Bench {
 
     /// The utterance's samples before trimming: the file's, or with noise mixed in.
     static func untrimmedAudio(_ path: String, noise: NoiseMixer?, snr: Double?) throws -> [Int16] {
-        let clean = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+        let clean = try WAVReader.readForRecognition(contentsOf: path)
         guard let noise, let snr else { return clean.int16Samples() }
         return PCMAudio(samples: noise.mix(clean.samples, snr: snr, key: URL(fileURLWithPath: path).lastPathComponent),
                         sampleRate: PCMAudio.recognitionRate).int16Samples()
@@ -363,7 +363,7 @@ public enum Bench {
     /// hear it), then trimmed to the speech.
     static func audio(_ path: String, noise: NoiseMixer?, snr: Double?) throws -> [Int16] {
         guard let noise, let snr else { return try TurnAudio.read(path: path) }
-        let clean = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat()
+        let clean = try WAVReader.readForRecognition(contentsOf: path)
         let mixed = PCMAudio(samples: noise.mix(clean.samples, snr: snr, key: URL(fileURLWithPath: path).lastPathComponent),
                              sampleRate: PCMAudio.recognitionRate)
         return try TurnAudio.samples(of: mixed)

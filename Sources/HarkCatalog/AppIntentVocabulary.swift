@@ -1,4 +1,5 @@
 import Foundation
+import HarkText
 import HarkIntents
 
 /// An app's `<lang>.lproj/AppIntentVocabulary.plist`: the terms specific to
@@ -143,6 +144,11 @@ public struct AppIntentVocabulary: Sendable, Equatable {
                 for (k, synonym) in item.synonyms.enumerated()
                 where synonym.phrase.trimmingCharacters(in: .whitespaces).isEmpty {
                     throw CatalogError("\(path): \(at).ParameterVocabulary[\(j)].VocabularyItemSynonyms[\(k)].VocabularyItemPhrase: must not be empty")
+                }
+                for (k, synonym) in item.synonyms.enumerated() {
+                    if let bad = firstDisallowedNameCharacter(in: synonym.phrase) {
+                        throw CatalogError("\(path): \(at).ParameterVocabulary[\(j)].VocabularyItemSynonyms[\(k)].VocabularyItemPhrase: '\(escapingDisallowedNameCharacters(synonym.phrase))' contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters")
+                    }
                 }
             }
             vocabularies.append(ParameterVocabulary(parameters: parameters, items: entry.items))

@@ -1,6 +1,7 @@
 import Foundation
 import HarkGrammar
 import HarkIntents
+import HarkText
 
 /// An installed app: its folder, `Info.plist`, app vocabulary and
 /// custom-intent grammars.
@@ -115,6 +116,14 @@ public struct Catalog: Sendable {
             if let other = apps.first(where: { $0.name == app.name }) {
                 throw CatalogError("\(plist): CFBundleName: '\(app.name)' is already the name of the app in \(other.folder)")
             }
+            // A second app may not pass itself off as another by taking its
+            // name as its display name ("MonkeyPay"), spelled in any case.
+            let names = Set([app.name, app.info.displayName].map { $0.lowercased() })
+            if let other = apps.first(where: { !names.isDisjoint(with: [$0.name, $0.info.displayName].map { $0.lowercased() }) }) {
+                let otherNames = Set([other.name, other.info.displayName].map { $0.lowercased() })
+                let taken = [app.name, app.info.displayName].first { otherNames.contains($0.lowercased()) } ?? app.info.displayName
+                throw CatalogError("\(plist): the name '\(taken)' is also the name of the app in \(other.folder); each installed app needs its own CFBundleName and CFBundleDisplayName")
+            }
             app.grammars = try loadGrammars(in: folder)
             app.customIntents = try app.describeCustomIntents()
             apps.append(app)
@@ -155,12 +164,32 @@ public struct Catalog: Sendable {
         var info = try AppInfo(contentsOf: (folder as NSString).appendingPathComponent("Info.plist"))
         let lproj = (folder as NSString).appendingPathComponent("\(language).lproj")
         let stringsPath = (lproj as NSString).appendingPathComponent("InfoPlist.strings")
+        try checkNames(info, in: (folder as NSString).appendingPathComponent("Info.plist"))
         if fm.fileExists(atPath: stringsPath) {
             info = info.localized(with: try PropertyListFile.strings(at: stringsPath))
+            try checkNames(info, in: stringsPath)
         }
         let vocabularyPath = (lproj as NSString).appendingPathComponent("AppIntentVocabulary.plist")
         let vocabulary = fm.fileExists(atPath: vocabularyPath) ? try AppIntentVocabulary(contentsOf: vocabularyPath) : nil
         return InstalledApp(folder: folder, info: info, vocabulary: vocabulary)
+    }
+
+    /// Refuses names a person would be misled by: control characters,
+    /// bidirectional overrides and zero-width characters make one app's name
+    /// look like another's, or scramble the terminal.
+    static func checkNames(_ info: AppInfo, in path: String) throws {
+        var names = [("CFBundleName", info.bundleName), ("CFBundleDisplayName", info.displayName)]
+        for (i, alternative) in info.alternativeNames.enumerated() {
+            names.append(("INAlternativeAppNames[\(i)].INAlternativeAppName", alternative.name))
+            if let hint = alternative.pronunciationHint {
+                names.append(("INAlternativeAppNames[\(i)].INAlternativeAppNamePronunciationHint", hint))
+            }
+        }
+        for (key, value) in names {
+            if let bad = firstDisallowedNameCharacter(in: value) {
+                throw CatalogError("\(path): \(key): '\(escapingDisallowedNameCharacters(value))' contains \(scalarName(bad)); a name may not hold control, bidirectional-override or zero-width characters")
+            }
+        }
     }
 
     /// Every `*.hark` file in `folder`, parsed, in name order.
@@ -171,6 +200,10 @@ public struct Catalog: Sendable {
         var grammars: [GrammarFile] = []
         for name in names.sorted() where name.hasSuffix(".hark") {
             let path = (folder as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CatalogError("\(path): is a folder, not a grammar file; a name ending in .hark is read as a grammar, so rename the folder")
+            }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw CatalogError("\(path): cannot read the file as UTF-8 text")
             }

@@ -9,6 +9,7 @@ enum PropertyListFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CatalogError("\(path): cannot read the file")
         }
+        try PlistNesting.check(data, path: path)
         do {
             return try PropertyListDecoder().decode(T.self, from: data)
         } catch let DecodingError.typeMismatch(type, context) {
@@ -39,6 +40,7 @@ enum PropertyListFile {
         // `scripts/fuzz.sh plist`; Fuzz/corpus/plist/crash-bplist-set).
         // Text formats hold no sets, so CoreFoundation's OpenStep parser,
         // the only one that reads `"key" = "value";`, is safe for them.
+        try PlistNesting.check(data, path: path)
         if data.starts(with: Array("bplist".utf8)) {
             return try decode([String: String].self, at: path)
         }

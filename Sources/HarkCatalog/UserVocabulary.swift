@@ -1,4 +1,5 @@
 import Foundation
+import HarkText
 
 /// SiriKit's `INVocabularyStringType`: the kinds of user-specific terms an
 /// app may register (the user's contacts, playlists, workout names, ...).
@@ -104,6 +105,12 @@ public struct UserVocabularyStore: Sendable {
             throw CatalogError("\(url.path): corrupt vocabulary file (expected {\"type\": [\"string\", ...]}); fix or delete it")
         }
         for (type, strings) in vocabulary.sorted(by: { $0.key < $1.key }) {
+            // What `vocab set` refuses is refused when loaded, too.
+            for (i, string) in strings.enumerated() {
+                if let bad = firstDisallowedNameCharacter(in: string) {
+                    throw CatalogError("\(url.path): \(type)[\(i)]: '\(escapingDisallowedNameCharacters(String(string.prefix(80))))' contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters; fix or delete the file")
+                }
+            }
             do {
                 try checkLimits(strings, type: type)
             } catch let error as CatalogError {
@@ -170,6 +177,9 @@ public struct UserVocabularyStore: Sendable {
             }
             guard !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw CatalogError("\(type) string \(i + 1) is empty")
+            }
+            if let bad = firstDisallowedNameCharacter(in: string) {
+                throw CatalogError("\(type) string \(i + 1) ('\(escapingDisallowedNameCharacters(String(string.prefix(40))))') contains \(scalarName(bad)); a vocabulary value may not hold control, bidirectional-override or zero-width characters")
             }
         }
     }

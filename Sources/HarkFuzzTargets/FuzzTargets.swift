@@ -36,18 +36,23 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .grammar:
             let text = String(decoding: bytes, as: UTF8.self)
             if let file = try? GrammarParser.parse(text, path: "fuzz.hark") {
-                _ = try? GrammarCompiler.compile([GrammarInstance(app: "Fuzz", grammar: file)])
+                _ = try? GrammarCompiler.compile([GrammarInstance(app: "Fuzz", grammar: file)], limits: Self.limits)
             }
         case .rhino:
             let text = String(decoding: bytes, as: UTF8.self)
-            if let result = try? RhinoImporter.translate(text, path: "fuzz.yaml"),
+            if let result = try? RhinoImporter.translate(text, path: "fuzz.yaml", limits: Self.limits),
                let file = try? GrammarParser.parse(result.grammar, path: "fuzz.hark") {
-                _ = try? GrammarCompiler.compile([GrammarInstance(app: "Fuzz", grammar: file)])
+                _ = try? GrammarCompiler.compile([GrammarInstance(app: "Fuzz", grammar: file)], limits: Self.limits)
             }
         case .text:
             _ = Self.parser?.parse(String(decoding: bytes, as: UTF8.self))
         }
     }
+
+    /// Smaller than ``GrammarLimits/standard`` so that inputs which hit the
+    /// size check (self-doubling rules, any-order groups of big lists) take
+    /// milliseconds, not a second: the fuzzer reaches the same check more often.
+    static let limits = GrammarLimits(maxStates: 20_000, maxArcs: 40_000, maxRuleDepth: 50)
 
     /// The built-in domain grammars and the sample apps, compiled once:
     /// `HARK_MODELS` (default `models`, from the checkout's root).

@@ -51,18 +51,20 @@ public enum GrammarCompiler {
     /// Compiles the instances into one graph.
     ///
     /// - Throws: ``GrammarError`` for undefined or recursive rules, undefined
-    ///   slots and empty lists, naming where they are used.
-    public static func compile(_ instances: [GrammarInstance]) throws(GrammarError) -> IntentGraph {
+    ///   slots and empty lists, naming where they are used, and for a graph
+    ///   that would grow past `limits`, naming the rule being expanded.
+    public static func compile(_ instances: [GrammarInstance], limits: GrammarLimits = .standard) throws(GrammarError) -> IntentGraph {
         var graph = IntentGraph()
         graph.start = graph.addState()
         for instance in instances {
-            var builder = Builder(instance: instance)
+            var builder = Builder(instance: instance, limits: limits)
             for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
                 let entry = graph.addState()
                 graph.addArc(from: graph.start, to: entry,
                              .beginIntent(app: instance.app, intent: intent.name))
                 let final = graph.addState()
                 graph.finals[final] = IntentKey(app: instance.app, intent: intent.name)
+                builder.sentenceLocation = intent.location
                 for sentence in intent.sentences {
                     try builder.emit(sentence, from: entry, to: final, into: &graph)
                 }
@@ -73,7 +75,12 @@ public enum GrammarCompiler {
 
     struct Builder {
         let instance: GrammarInstance
+        let limits: GrammarLimits
         var ruleStack: [String] = []
+        /// Where each rule on ``ruleStack`` was used.
+        var ruleUses: [SourceLocation] = []
+        /// Where the sentence being expanded starts, for size errors outside any rule.
+        var sentenceLocation: SourceLocation?
         var slotStack: [String] = []
         /// Free-text loops by (slot, state after the slot): sentences that end
         /// in the same free-text slot share one dictation loop, which keeps
@@ -86,6 +93,12 @@ public enum GrammarCompiler {
         }
 
         mutating func emit(_ expression: GrammarExpression, from: Int, to: Int, into graph: inout IntentGraph) throws(GrammarError) {
+            // Every expansion adds at least one arc, so checking here bounds
+            // both the graph and the work: 2^n paths stop at the limit.
+            if graph.stateCount > limits.maxStates || graph.arcCount > limits.maxArcs {
+                throw GrammarError(.tooLarge(rules: ruleStack, states: graph.stateCount, arcs: graph.arcCount, limits: limits),
+                                   at: ruleUses.first ?? sentenceLocation ?? SourceLocation(file: instance.grammar.path, line: 1, column: 1))
+            }
             switch expression {
             case .word(let w):
                 graph.addArc(from: from, to: to, .word(w))
@@ -151,9 +164,14 @@ public enum GrammarCompiler {
                 guard let body = instance.rule(named: name) else {
                     throw GrammarError(.undefinedRule(name), at: location)
                 }
+                guard ruleStack.count < limits.maxRuleDepth else {
+                    throw GrammarError(.rulesTooDeep(ruleStack + [name], limits: limits), at: location)
+                }
                 ruleStack.append(name)
+                ruleUses.append(location)
                 try emit(body, from: from, to: to, into: &graph)
                 ruleStack.removeLast()
+                ruleUses.removeLast()
             case .slot(let name, let location):
                 guard !slotStack.contains(name) else {
                     throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)

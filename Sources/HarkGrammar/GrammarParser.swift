@@ -14,7 +14,10 @@ public enum GrammarParser {
     public static func parse(_ text: String, path: String) throws(GrammarError) -> GrammarFile {
         var file = GrammarFile(path: path)
         var defined: Set<String> = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // LF, CRLF (Windows editors) and CR alone (classic Mac) all end a line;
+        // Swift reads "\r\n" as one character, so it is named on its own.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+            .map(String.init)
         var index = 0
 
         func location(_ line: Int, _ column: Int) -> SourceLocation {

@@ -47,6 +47,8 @@ public struct IntentGraph: Sendable {
     public internal(set) var finals: [Int: IntentKey]
     /// Every word a `.word` arc consumes.
     public internal(set) var vocabulary: Set<String>
+    /// How many arcs the graph has, all states together.
+    public internal(set) var arcCount: Int
 
     /// Whether some slot takes free text.
     public var hasFreeText: Bool { arcs.contains { $0.contains { $0.label == .anyWord } } }
@@ -58,6 +60,7 @@ public struct IntentGraph: Sendable {
         start = 0
         finals = [:]
         vocabulary = []
+        arcCount = 0
     }
 
     mutating func addState() -> Int {
@@ -67,6 +70,7 @@ public struct IntentGraph: Sendable {
 
     mutating func addArc(from: Int, to: Int, _ label: ArcLabel) {
         arcs[from].append(Arc(to: to, label: label))
+        arcCount += 1
         if case .word(let w) = label { vocabulary.insert(w) }
     }
 }

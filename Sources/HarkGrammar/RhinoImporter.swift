@@ -52,16 +52,55 @@ public enum RhinoImporter {
         "pv.SingleDigitOrdinal": "ordinal", "pv.TwoDigitOrdinal": "ordinal",
     ]
 
-    public static func translate(_ yaml: String, path: String) throws(GrammarError) -> Result {
-        let root = try YAMLSubset.parse(yaml, path: path)
+    /// Rhino's other built-in slot types, written into the grammar as lists
+    /// of the same name (spoken form, value): one letter (`pv.Alphabetic`,
+    /// "bee" → "B"), one letter or digit (`pv.Alphanumeric`), and a
+    /// percentage from 0 to 100 (`pv.Percent`, "twenty five percent" → "25%").
+    static let builtinLists: [String: [(spoken: String, value: String)]] = {
+        let letters = "abcdefghijklmnopqrstuvwxyz".map { (String($0), String($0).uppercased()) }
+        let digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+            .enumerated().map { ($0.element, String($0.offset)) }
+        let percents = (0...100).map { ("\(numberWords($0)) percent", "\($0)%") }
+        return ["pv.Alphabetic": letters, "pv.Alphanumeric": letters + digits, "pv.Percent": percents]
+    }()
+
+    /// Every Rhino built-in slot type the importer takes.
+    static var supportedBuiltins: [String] { (Array(builtinTypes.keys) + Array(builtinLists.keys)).sorted() }
+
+    /// English words for 0...100 ("twenty five"), as the grammar spells them.
+    static func numberWords(_ n: Int) -> String {
+        let small = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+        let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+        if n < 20 { return small[n] }
+        if n == 100 { return "one hundred" }
+        return tens[n / 10] + (n % 10 == 0 ? "" : " " + small[n % 10])
+    }
+
+    public static func translate(_ yaml: String, path: String, limits: GrammarLimits = .standard) throws(GrammarError) -> Result {
+        let root = try YAMLReader.parse(yaml, path: path)
         let context = try RhinoContext(root, path: path)
         let result = try context.render(sourceName: path.split(separator: "/").last.map(String.init) ?? path)
         // Whatever we emit must be a grammar Hark accepts.
         do {
             let file = try GrammarParser.parse(result.grammar, path: "<imported \(path)>")
             _ = try GrammarCompiler.compile([GrammarInstance(app: "Imported", grammar: file,
-                                                             externalRules: ["app": .word("app")])])
+                                                             externalRules: ["app": .word("app")])], limits: limits)
         } catch {
+            // Macros that each use the next twice are legal Rhino but grow
+            // as 2^n: say so at the macro that starts the chain.
+            switch error.kind {
+            case .tooLarge(let rules, _, _, _), .rulesTooDeep(let rules, _):
+                let macro = rules.first.flatMap { name in context.macros.first { $0.name == name } }
+                let at = macro?.position ?? context.intents.first?.position ?? YAMLPosition(line: 1, column: 1)
+                var translated = GrammarError(error.kind, at: SourceLocation(file: path, line: at.line, column: at.column))
+                if case .tooLarge(let rules, let states, let arcs, let limits) = error.kind {
+                    translated.kind = .tooLarge(rules: rules.map { "@" + $0 }, states: states, arcs: arcs, limits: limits)
+                }
+                throw translated
+            default:
+                break
+            }
             throw GrammarError(.syntax("internal error: the translated grammar does not compile: \(error)"),
                                at: SourceLocation(file: path, line: 1, column: 1))
         }
@@ -198,6 +237,7 @@ struct RhinoContext {
         // Translate every expression first: that finds the slots and checks references.
         var slotTypeOf: [String: (type: String, position: YAMLPosition)] = [:]
         var slotOrder: [String] = []
+        var builtinListsUsed: [String] = []
         func translate(_ phrase: Phrase) throws(GrammarError) -> (text: String, nodes: [RhinoNode]) {
             var parser = RhinoExpressionParser(text: phrase.text, position: phrase.position, path: path)
             let nodes = try parser.parse()
@@ -206,9 +246,13 @@ struct RhinoContext {
                 case .slot(let type, let name, let offset):
                     let at = parser.position(offset)
                     let type = slotTypes.contains(where: { $0.name == type }) ? type : RhinoImporter.builtinTypes[type] ?? type
-                    guard slotTypes.contains(where: { $0.name == type }) || SpokenValueType(rawValue: type) != nil else {
+                    if !slotTypes.contains(where: { $0.name == type }), RhinoImporter.builtinLists[type] != nil, !builtinListsUsed.contains(type) {
+                        builtinListsUsed.append(type)
+                    }
+                    guard slotTypes.contains(where: { $0.name == type }) || SpokenValueType(rawValue: type) != nil
+                            || RhinoImporter.builtinLists[type] != nil else {
                         let hint = type.hasPrefix("pv.")
-                            ? "this Rhino built-in slot type is not supported (\(RhinoImporter.builtinTypes.keys.sorted().joined(separator: ", ")) are); define '\(type)' under 'slots:'"
+                            ? "this Rhino built-in slot type is not supported (\(RhinoImporter.supportedBuiltins.joined(separator: ", ")) are); define '\(type)' under 'slots:'"
                             : "define it under 'slots:'"
                         throw Self.error("unknown slot type '\(type)'; \(hint)", at, path)
                     }
@@ -289,6 +333,10 @@ struct RhinoContext {
                 let spoken = words.joined(separator: " ")
                 lines.append("    " + (spoken == canonical ? spoken : "\(spoken) => \(canonical)"))
             }
+        }
+        for type in builtinListsUsed {
+            lines += ["", "# Rhino's built-in \(type)."]
+            lines += ["list \(type):"] + (RhinoImporter.builtinLists[type] ?? []).map { "    \($0.spoken) => \($0.value)" }
         }
         for (macro, alternatives) in ruleTexts {
             lines += ["", "rule \(macro.name):"]
@@ -488,7 +536,7 @@ struct YAMLPosition: Equatable {
     var column: Int
 }
 
-/// A node of the YAML subset Rhino contexts use.
+/// A node of a YAML document, as Rhino contexts use them (aliases expanded).
 indirect enum YAMLNode: Equatable {
     struct Entry: Equatable {
         var key: String
@@ -504,323 +552,6 @@ indirect enum YAMLNode: Equatable {
     var position: YAMLPosition {
         switch self {
         case .null(let p), .scalar(_, let p), .sequence(_, let p), .mapping(_, let p): return p
-        }
-    }
-}
-
-/// Reads the block-style YAML subset of Rhino contexts: nested mappings
-/// (`key:`), lists (`- item`, or `[a, b]` of strings on one line), strings
-/// plain, `"double"` (with escapes) or `'single'` quoted, and `#` comments.
-/// Anything else (anchors, tags, multi-line strings, flow mappings with
-/// content) is an error naming the line and column.
-struct YAMLSubset {
-    struct Line {
-        /// 0-based line number.
-        var number: Int
-        var indent: Int
-        /// The whole line.
-        var chars: [Character]
-    }
-
-    let path: String
-    var lines: [Line] = []
-    var current = 0
-
-    static func parse(_ text: String, path: String) throws(GrammarError) -> YAMLNode {
-        var reader = YAMLSubset(path: path)
-        var sawContent = false
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var chars = Array(raw)
-            if chars.last == "\r" { chars.removeLast() }
-            if number == 0, chars.first == "\u{FEFF}" { chars.removeFirst() }
-            let indent = chars.prefix { $0 == " " }.count
-            let rest = chars[indent...]
-            guard let first = rest.first, first != "#" else { continue }
-            if first == "\t" {
-                throw reader.error("tabs cannot indent YAML; use spaces", YAMLPosition(line: number + 1, column: indent + 1))
-            }
-            if indent == 0, rest.starts(with: "---") && (rest.count == 3 || rest.dropFirst(3).first == " ") {
-                if sawContent { throw reader.error("only one YAML document is supported", YAMLPosition(line: number + 1, column: 1)) }
-                continue
-            }
-            if indent == 0, rest.starts(with: "...") { break }
-            if indent == 0, first == "%" {
-                throw reader.error("YAML directives are not supported", YAMLPosition(line: number + 1, column: 1))
-            }
-            sawContent = true
-            reader.lines.append(Line(number: number, indent: indent, chars: chars))
-        }
-        guard let first = reader.lines.first else {
-            throw reader.error("the file is empty; expected 'context:'", YAMLPosition(line: 1, column: 1))
-        }
-        if first.indent != 0 {
-            throw reader.error("the first key must not be indented", YAMLPosition(line: first.number + 1, column: first.indent + 1))
-        }
-        let root = try reader.parseBlock(indent: 0)
-        if reader.current < reader.lines.count {
-            let line = reader.lines[reader.current]
-            throw reader.error("unexpected indentation", YAMLPosition(line: line.number + 1, column: line.indent + 1))
-        }
-        return root
-    }
-
-    func error(_ message: String, _ position: YAMLPosition) -> GrammarError {
-        GrammarError(.syntax(message), at: SourceLocation(file: path, line: position.line, column: position.column))
-    }
-
-    func position(_ line: Line, _ column: Int) -> YAMLPosition {
-        YAMLPosition(line: line.number + 1, column: column + 1)
-    }
-
-    static func isSequenceItem(_ line: Line) -> Bool {
-        line.chars[line.indent] == "-" && (line.chars.count == line.indent + 1 || line.chars[line.indent + 1] == " ")
-    }
-
-    /// A mapping or list whose lines are indented by exactly `indent`.
-    mutating func parseBlock(indent: Int) throws(GrammarError) -> YAMLNode {
-        let line = lines[current]
-        return Self.isSequenceItem(line) ? try parseSequence(indent: indent) : try parseMapping(indent: indent)
-    }
-
-    mutating func parseSequence(indent: Int) throws(GrammarError) -> YAMLNode {
-        let start = position(lines[current], indent)
-        var items: [YAMLNode] = []
-        while current < lines.count, lines[current].indent == indent {
-            let line = lines[current]
-            guard Self.isSequenceItem(line) else {
-                throw error("expected '- ' (a list item) at this indentation", position(line, indent))
-            }
-            current += 1
-            var column = indent + 1
-            while column < line.chars.count, line.chars[column] == " " { column += 1 }
-            guard column < line.chars.count, line.chars[column] != "#" else {
-                throw error("empty list item; nested lists and mappings in a list are not supported", position(line, indent))
-            }
-            let (value, end) = try scalar(line, from: column, inKey: false)
-            try expectEndOfLine(line, from: end)
-            if case .scalar(let s, _) = value, Self.looksLikeKey(s) {
-                throw error("mappings inside a list are not supported; quote the string if it is one", position(line, column))
-            }
-            items.append(value)
-            try rejectDeeperLine(than: indent)
-        }
-        return .sequence(items, start)
-    }
-
-    mutating func parseMapping(indent: Int) throws(GrammarError) -> YAMLNode {
-        let start = position(lines[current], indent)
-        var entries: [YAMLNode.Entry] = []
-        while current < lines.count, lines[current].indent == indent {
-            let line = lines[current]
-            if Self.isSequenceItem(line) {
-                throw error("a list item where a 'key:' was expected", position(line, indent))
-            }
-            current += 1
-            // The key, plain or quoted, then ':'.
-            let keyPosition = position(line, indent)
-            var key: String
-            var column: Int
-            if line.chars[indent] == "\"" || line.chars[indent] == "'" {
-                let (node, end) = try scalar(line, from: indent, inKey: true)
-                guard case .scalar(let s, _) = node else { throw error("expected a key", keyPosition) }
-                key = s
-                column = end
-                while column < line.chars.count, line.chars[column] == " " { column += 1 }
-                guard column < line.chars.count, line.chars[column] == ":" else {
-                    throw error("expected ':' after the key", position(line, column))
-                }
-            } else {
-                column = indent
-                while column < line.chars.count,
-                      !(line.chars[column] == ":" && (column + 1 == line.chars.count || line.chars[column + 1] == " ")) {
-                    if line.chars[column] == "#", column > indent, line.chars[column - 1] == " " { break }
-                    column += 1
-                }
-                guard column < line.chars.count, line.chars[column] == ":" else {
-                    throw error("expected 'key:' or 'key: value'", keyPosition)
-                }
-                key = String(line.chars[indent..<column]).trimmingWhitespace()
-                if let c = key.first, "[]{}&*!|>%@`,?".contains(c) {
-                    throw error("a key cannot start with '\(c)'; quote it", keyPosition)
-                }
-            }
-            if entries.contains(where: { $0.key == key }) {
-                throw error("'\(key)' appears twice in this mapping", keyPosition)
-            }
-            column += 1 // past ':'
-            while column < line.chars.count, line.chars[column] == " " { column += 1 }
-            let value: YAMLNode
-            if column >= line.chars.count || line.chars[column] == "#" {
-                // The value is the block below: deeper, or a list at the same indentation.
-                if current < lines.count, lines[current].indent > indent {
-                    value = try parseBlock(indent: lines[current].indent)
-                } else if current < lines.count, lines[current].indent == indent, Self.isSequenceItem(lines[current]) {
-                    value = try parseSequence(indent: indent)
-                } else {
-                    value = .null(keyPosition)
-                }
-            } else {
-                let (node, end) = try scalar(line, from: column, inKey: false)
-                try expectEndOfLine(line, from: end)
-                if case .scalar(let s, let p) = node, Self.looksLikeKey(s) {
-                    throw error("a mapping value cannot be written on the line of its key; put it on the next line, indented", p)
-                }
-                value = node
-                try rejectDeeperLine(than: indent)
-            }
-            entries.append(YAMLNode.Entry(key: key, value: value, position: keyPosition))
-        }
-        if current < lines.count, lines[current].indent > indent {
-            let line = lines[current]
-            throw error("unexpected indentation", position(line, line.indent))
-        }
-        return .mapping(entries, start)
-    }
-
-    /// A plain string that YAML would read as `key: value`.
-    static func looksLikeKey(_ s: String) -> Bool {
-        s.hasSuffix(":") || s.contains(": ")
-    }
-
-    mutating func rejectDeeperLine(than indent: Int) throws(GrammarError) {
-        if current < lines.count, lines[current].indent > indent {
-            let line = lines[current]
-            throw error("unexpected indentation (multi-line strings are not supported; keep each string on one line)",
-                        position(line, line.indent))
-        }
-    }
-
-    func expectEndOfLine(_ line: Line, from: Int) throws(GrammarError) {
-        var i = from
-        while i < line.chars.count, line.chars[i] == " " { i += 1 }
-        guard i < line.chars.count else { return }
-        if line.chars[i] == "#", i > from || i == 0 || line.chars[i - 1] == " " { return }
-        throw error("unexpected '\(line.chars[i])' after the value", position(line, i))
-    }
-
-    /// A string value (or `[]`, `{}`, `[a, "b"]`) starting at `from`;
-    /// returns it and the column after it.
-    func scalar(_ line: Line, from: Int, inKey: Bool) throws(GrammarError) -> (YAMLNode, Int) {
-        let chars = line.chars
-        let c = chars[from]
-        let at = position(line, from)
-        switch c {
-        case "\"":
-            var value = ""
-            var i = from + 1
-            while i < chars.count {
-                let ch = chars[i]
-                if ch == "\"" { return (.scalar(value, position(line, from + 1)), i + 1) }
-                if ch == "\\" {
-                    guard i + 1 < chars.count else { break }
-                    let e = chars[i + 1]
-                    i += 2
-                    switch e {
-                    case "\"": value.append("\"")
-                    case "\\": value.append("\\")
-                    case "/": value.append("/")
-                    case "n": value.append("\n")
-                    case "t": value.append("\t")
-                    case "r": value.append("\r")
-                    case "0": value.append("\0")
-                    case " ": value.append(" ")
-                    case "x", "u", "U":
-                        let digits = e == "x" ? 2 : e == "u" ? 4 : 8
-                        guard i + digits <= chars.count,
-                              let code = UInt32(String(chars[i..<i + digits]), radix: 16),
-                              let scalar = Unicode.Scalar(code) else {
-                            throw error("bad '\\\(e)' escape", position(line, i - 2))
-                        }
-                        value.unicodeScalars.append(scalar)
-                        i += digits
-                    default:
-                        throw error("unknown escape '\\\(e)'", position(line, i - 2))
-                    }
-                    continue
-                }
-                value.append(ch)
-                i += 1
-            }
-            throw error("unterminated string; strings must end on the line they start", at)
-        case "'":
-            var value = ""
-            var i = from + 1
-            while i < chars.count {
-                if chars[i] == "'" {
-                    if i + 1 < chars.count, chars[i + 1] == "'" { value.append("'"); i += 2; continue }
-                    return (.scalar(value, position(line, from + 1)), i + 1)
-                }
-                value.append(chars[i])
-                i += 1
-            }
-            throw error("unterminated string; strings must end on the line they start", at)
-        case "[" where !inKey:
-            return try flowSequence(line, from: from)
-        case "{" where !inKey:
-            var i = from + 1
-            while i < chars.count, chars[i] == " " { i += 1 }
-            guard i < chars.count, chars[i] == "}" else {
-                throw error("flow mappings ('{...}') are not supported; use indented 'key:' lines", at)
-            }
-            return (.mapping([], at), i + 1)
-        default:
-            if "]}&*!|>%@`,".contains(c) {
-                throw error("a plain string cannot start with '\(c)' in YAML; quote it", at)
-            }
-            // Plain: up to a comment or the end of the line.
-            var end = from
-            while end < chars.count {
-                if chars[end] == "#", end > from, chars[end - 1] == " " { break }
-                end += 1
-            }
-            let value = String(chars[from..<end]).trimmingWhitespace()
-            if value == "~" || value == "null" { return (.null(at), end) }
-            return (.scalar(value, at), end)
-        }
-    }
-
-    /// `[a, "b", 'c']` on one line: a list of strings.
-    func flowSequence(_ line: Line, from: Int) throws(GrammarError) -> (YAMLNode, Int) {
-        let chars = line.chars
-        let at = position(line, from)
-        var items: [YAMLNode] = []
-        var i = from + 1
-        while true {
-            while i < chars.count, chars[i] == " " { i += 1 }
-            guard i < chars.count else {
-                throw error("expected ']' before the end of the line (a '[...]' list must stay on one line; quote Rhino expressions)", at)
-            }
-            if chars[i] == "]", items.isEmpty { return (.sequence([], at), i + 1) }
-            let itemStart = i
-            if chars[i] == "\"" || chars[i] == "'" {
-                let (node, end) = try scalar(line, from: i, inKey: true)
-                items.append(node)
-                i = end
-            } else {
-                if "[]{}&*!|>%@`,#".contains(chars[i]) {
-                    throw error("unexpected '\(chars[i])' in a '[...]' list; quote Rhino expressions", position(line, i))
-                }
-                while i < chars.count, chars[i] != ",", chars[i] != "]" {
-                    if "[{".contains(chars[i]) {
-                        throw error("nested '[...]' in a YAML list; quote Rhino expressions", position(line, i))
-                    }
-                    i += 1
-                }
-                items.append(.scalar(String(chars[itemStart..<i]).trimmingWhitespace(), position(line, itemStart)))
-            }
-            while i < chars.count, chars[i] == " " { i += 1 }
-            guard i < chars.count else { continue }
-            if chars[i] == "," { i += 1; continue }
-            if chars[i] == "]" {
-                var rest = i + 1
-                while rest < chars.count, chars[rest] == " " { rest += 1 }
-                if rest < chars.count, chars[rest] != "#" {
-                    throw error("text after a YAML '[...]' list; quote Rhino expressions (\"[a, b] c\") so YAML reads them as strings",
-                                position(line, rest))
-                }
-                return (.sequence(items, at), i + 1)
-            }
-            throw error("expected ',' or ']'", position(line, i))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkText
 import Hark
 import HarkCatalog
 import HarkEngine
@@ -100,8 +101,8 @@ extension HarkCommand {
                             try Output.line(String(decoding: try encoder.encode(entry), as: UTF8.self))
                             continue
                         }
-                        try Output.line("\(entry.displayName)  [\(entry.authorization)]  \(entry.folder)")
-                        if let usage = entry.usageDescription { try Output.line("  \(usage)") }
+                        try Output.line(escapingControlCharacters("\(entry.displayName)  [\(entry.authorization)]  \(entry.folder)"))
+                        if let usage = entry.usageDescription { try Output.line("  " + escapingControlCharacters(usage)) }
                         for intent in app.intents {
                             let own = app.customIntents[intent] != nil ? " (the app's own)" : ""
                             try Output.line("  \(intent)\(own): \(installed.handlerKind(app: app.name, intent: intent))")
@@ -121,10 +122,11 @@ extension HarkCommand {
                 try await Self.reportingErrors {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
-                    try Output.line("\(found.info.displayName) would like to use Hark.")
-                    try Output.line("  \(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)")")
+                    let name = escapingControlCharacters(found.info.displayName)
+                    try Output.line("\(name) would like to use Hark.")
+                    try Output.line("  " + escapingControlCharacters(found.info.usageDescription ?? "(the app does not say why: it has no NSSiriUsageDescription)"))
                     try store.set(.authorized, for: found.name)
-                    try Output.line("\(found.info.displayName) is now authorized.")
+                    try Output.line("\(name) is now authorized.")
                 }
             }
         }
@@ -139,7 +141,7 @@ extension HarkCommand {
                     let (apps, store) = try location.load()
                     let found = try location.app(named: app, in: apps)
                     try store.set(.denied, for: found.name)
-                    try Output.line("\(found.info.displayName) can no longer work with Hark.")
+                    try Output.line("\(escapingControlCharacters(found.info.displayName)) can no longer work with Hark.")
                 }
             }
         }

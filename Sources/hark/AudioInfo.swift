@@ -1,5 +1,6 @@
 import ArgumentParser
 import HarkAudio
+import HarkText
 
 extension HarkCommand {
     /// `hark audio-info FILE.wav`: format, duration, levels.
@@ -15,7 +16,7 @@ extension HarkCommand {
             try await Self.reportingErrors {
                 for file in files {
                     let wav = try WAVReader.read(contentsOf: file)
-                    try Output.line("\(file):\n\(AudioStatistics(wav))")
+                    try Output.line("\(escapingControlCharacters(file)):\n\(AudioStatistics(wav))")
                 }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,7 +123,9 @@ extension ParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            let message = String(describing: error).split(separator: "\n").joined(separator: " ")
+            // One line whatever the error holds: control characters from
+            // file names and file contents are shown escaped.
+            let message = escapingControlCharacters(String(describing: error))
             FileHandle.standardError.write(Data("hark: error: \(message)\n".utf8))
             throw ExitCode.failure
         }

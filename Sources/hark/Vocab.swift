@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkText
 import Hark
 import HarkCatalog
 import HarkSampleApps
@@ -72,7 +73,7 @@ extension HarkCommand.Vocab {
                 let kind = try VocabularyStringType.named(type)
                 try options.checkInstalled(app)
                 let stored = try options.store().set(strings, type: kind, app: app)
-                try Output.line("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")")
+                try Output.line(escapingControlCharacters("\(app) \(kind.rawValue): \(stored.count) string\(stored.count == 1 ? "" : "s")"))
             }
         }
     }
@@ -107,8 +108,8 @@ extension HarkCommand.Vocab {
                 }
                 for (name, types) in all.sorted(by: { $0.key < $1.key }) {
                     for (type, strings) in types.sorted(by: { $0.key < $1.key }) {
-                        try Output.line("\(name) \(type):")
-                        for string in strings { try Output.line("  \(string)") }
+                        try Output.line(escapingControlCharacters("\(name) \(type):"))
+                        for string in strings { try Output.line("  " + escapingControlCharacters(string)) }
                     }
                 }
             }
@@ -127,7 +128,7 @@ extension HarkCommand.Vocab {
         func run() async throws {
             try await Self.reportingErrors {
                 try options.store().removeAll(app: app)
-                try Output.line("\(app): vocabulary removed")
+                try Output.line(escapingControlCharacters("\(app): vocabulary removed"))
             }
         }
     }

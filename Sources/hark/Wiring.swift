@@ -1,4 +1,5 @@
 import Foundation
+import HarkText
 import Hark
 import HarkCatalog
 import HarkEngine
@@ -56,15 +57,17 @@ extension Turn {
     }
 
     /// The terminal card: what was heard, the intent, its fields, the answer.
+    /// Text from apps and their stores has its control characters escaped.
     var terminalCard: String {
-        var lines = ["heard:  \(heard.isEmpty ? "(nothing)" : heard)" + (audioSeconds > 0 ? String(format: "  (confidence %.2f)", confidence) : "")]
-        if let app, let intent { lines.append("intent: \(app) / \(intent)") }
+        let safe = escapingControlCharacters
+        var lines = ["heard:  \(heard.isEmpty ? "(nothing)" : safe(heard))" + (audioSeconds > 0 ? String(format: "  (confidence %.2f)", confidence) : "")]
+        if let app, let intent { lines.append("intent: \(safe(app)) / \(safe(intent))") }
         if let card {
-            lines += card.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            lines += card.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + safe(String($0)) }
         } else {
-            for (name, value) in slots.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): \(value)") }
+            for (name, value) in slots.sorted(by: { $0.key < $1.key }) { lines.append("  \(safe(name)): \(safe(value))") }
         }
-        lines.append("hark:   \(speech)  [\(code)]")
+        lines.append("hark:   \(safe(speech))  [\(safe(code))]")
         return lines.joined(separator: "\n")
     }
 }

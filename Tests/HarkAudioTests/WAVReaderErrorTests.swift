@@ -177,11 +177,12 @@ struct WAVReaderErrorTests {
             .invalidChannelCount(0), .invalidSampleRate(0), .invalidBitsPerSample(7, codec: "PCM"),
             .inconsistentBlockAlign(declared: 1, expected: 2), .emptyAudio, .resamplingFailed("bad"), .invalidRawFormat("0 Hz"),
             .readFailed(reason: "EIO"), .writeFailed(reason: "ENOSPC"),
+            .unrecognizableSampleRate(63), .tooLong(seconds: 1800, bytes: 57_600_000), .missingPadByte(after: "LIST"),
         ]
         for kind in kinds {
-            let text = AudioError(kind, source: "my\nrecording.wav").description
-            #expect(text.hasPrefix("my recording.wav: "))
-            #expect(!text.contains("\n") && !text.contains("\r"))
+            let text = AudioError(kind, source: "my\nrecording\u{1B}[2J.wav").description
+            #expect(text.hasPrefix("my\\nrecording\\x1b[2J.wav: "))
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
         }
         #expect(AudioError(.emptyAudio, source: "it's.wav").description.contains("sox") == false)
         #expect(AudioError(.missingChunk("data"), source: "it's.wav").description.contains("sox 'it'\\''s.wav' -r 16000"))

@@ -260,3 +260,26 @@ struct VocabularyPriorTests {
         }
     }
 }
+
+@Suite("vocabulary values that would mislead or drive the terminal")
+struct VocabularyCharacterTests {
+    @Test("vocab set refuses control, bidi-override and zero-width characters", arguments: ["Bo\u{1B}[2Jbo", "Bo\u{202E}bo", "Bo\u{200B}bo", "Bo\nbo", "\u{FEFF}Bobo"])
+    func refusedOnSet(value: String) throws {
+        let store = try UserVocabularyStore(dataDirectory: try temporaryDirectory())
+        let error = try #require(throws: CatalogError.self) { try store.set(["Koko", value], type: .contactName, app: "MonkeyChat") }
+        #expect(error.description.hasPrefix("contactName string 2 ("), "\(error)")
+        #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || (0x202A...0x202E).contains($0.value) || $0.value == 0x200B })
+        #expect(try store.vocabulary(app: "MonkeyChat").isEmpty, "nothing is stored")
+    }
+
+    @Test("a stored file holding them is refused on load, naming the file and the entry")
+    func refusedOnLoad() throws {
+        let data = try temporaryDirectory()
+        let store = try UserVocabularyStore(dataDirectory: data)
+        try store.set(["Bobo"], type: .contactName, app: "MonkeyChat")
+        let file = data.appendingPathComponent("vocabulary/default/MonkeyChat.json")
+        try Data(#"{"contactName": ["Koko", "Bo\u001b]0;owned\u0007bo"]}"#.utf8).write(to: file)
+        let error = try #require(throws: CatalogError.self) { try store.vocabulary(app: "MonkeyChat") }
+        #expect(error.description == "\(file.path): contactName[1]: 'Bo\\x1b]0;owned\\x07bo' contains U+001B; a vocabulary value may not hold control, bidirectional-override or zero-width characters; fix or delete the file")
+    }
+}

@@ -137,3 +137,69 @@ struct TextParserTests {
         #expect(parser.parse("hello beta").map(\.app) == ["B"])
     }
 }
+
+@Suite("Grammar files as editors write them, and grammars that explode")
+struct GrammarRobustnessTests {
+    static let source = """
+        list size:
+            small | large
+        slot size: size
+        rule please = please | kindly
+        intent order:
+            [<please>] a {size} coffee
+        """
+
+    @Test("CRLF and CR-only line ends read as LF")
+    func lineEnds() throws {
+        let lf = try GrammarParser.parse(Self.source, path: "g.hark")
+        for lineEnd in ["\r\n", "\r"] {
+            let other = try GrammarParser.parse(Self.source.replacingOccurrences(of: "\n", with: lineEnd), path: "g.hark")
+            #expect(other == lf)
+        }
+    }
+
+    @Test("an error on a CRLF line names the right line and column and shows no raw CR")
+    func crlfError() throws {
+        let text = "intent order:\r\n    a coffee\r\n    a (tea | coffee\r\n"
+        let error = try #require(throws: GrammarError.self) { try GrammarParser.parse(text, path: "g.hark") }
+        #expect(error.location.line == 3)
+        #expect(!"\(error)".contains("\r"))
+    }
+
+    @Test("control bytes in an error are escaped")
+    func escapedError() throws {
+        let error = try #require(throws: GrammarError.self) { try GrammarParser.parse("intent go:\n    go \u{1B}[2J\n", path: "g\u{7}.hark") }
+        #expect("\(error)" == "g\\x07.hark:2:8: error: unexpected '\\x1b'")
+    }
+
+    @Test("rules that each use the next twice stop at the limit, naming the chain", arguments: [10, 22, 40])
+    func doubling(levels: Int) throws {
+        var lines = (0..<levels).map { "rule d\($0) = <d\($0 + 1)> <d\($0 + 1)>" }
+        lines += ["rule d\(levels) = yes | no", "intent go:", "    go <d0>"]
+        let file = try GrammarParser.parse(lines.joined(separator: "\n"), path: "g.hark")
+        let limits = GrammarLimits(maxStates: 5_000, maxArcs: 10_000, maxRuleDepth: 50)
+        let instance = GrammarInstance(app: "A", grammar: file)
+        if levels == 10 {
+            // 2^10 sentences fit.
+            #expect(try GrammarCompiler.compile([instance], limits: limits).stateCount < limits.maxStates)
+            return
+        }
+        let error = try #require(throws: GrammarError.self) { try GrammarCompiler.compile([instance], limits: limits) }
+        guard case .tooLarge(let rules, let states, let arcs, _) = error.kind else {
+            Issue.record("expected a size error: \(error)")
+            return
+        }
+        #expect(rules.first == "d0")
+        #expect(states <= limits.maxStates + 1 && arcs <= limits.maxArcs + 2)
+        #expect(error.location.line == levels + 3)
+    }
+
+    @Test("a chain of rules deeper than the limit is an error, not a deep recursion")
+    func deepChain() throws {
+        var lines = (0..<60).map { "rule r\($0) = <r\($0 + 1)>" }
+        lines += ["rule r60 = end", "intent go:", "    go <r0>"]
+        let file = try GrammarParser.parse(lines.joined(separator: "\n"), path: "g.hark")
+        let error = try #require(throws: GrammarError.self) { try GrammarCompiler.compile([GrammarInstance(app: "A", grammar: file)]) }
+        #expect("\(error)".contains("rules use rules more than 50 levels deep (<r0> -> <r1> -> <r2> -> ... (46 more) -> <r49> -> <r50>)"), "\(error)")
+    }
+}

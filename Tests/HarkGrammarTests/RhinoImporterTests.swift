@@ -156,13 +156,14 @@ struct RhinoImporterTests {
               ("context:\n  expressions:\n    go:\n      - \"go home\n", 4, "unterminated string"),
               ("context:\n  expressions:\n    go:\n      - [go, come] home\n", 4, "quote Rhino expressions"),
               ("context:\n  expressions:\n    go:\n      - @home\n", 4, "quote it"),
-              ("context:\n  expressions:\n    go:\n      - go\n         home\n", 5, "multi-line"),
-              ("context:\n  expressions:\n    go:\n      - go\n  slots: {a: b}\n", 5, "flow mappings"),
               ("context:\n  expressions:\n    go:\n      - go\n    go:\n      - come\n", 5, "appears twice"),
-              ("context:\n  expressions:\n    go: &anchor\n", 3, "quote it"),
+              ("context:\n  expressions:\n    go: &anchor\n", 3, "expected a list of strings for intent 'go'"),
+              ("context:\n  expressions:\n    go:\n      - *nowhere\n", 4, "unknown alias '*nowhere'"),
+              ("context:\n  expressions:\n    go:\n      - go\n---\ncontext:\n", 5, "only one YAML document"),
+              ("context:\n  expressions:\n    go: [\"go\"]\n  [a]: b\n", 4, "a mapping key must be a string"),
               ("contexts:\n  expressions: {}\n", 1, "expected the key 'context:'"),
               ("context:\n  expressions:\n    go:\n      - go\n  entities:\n", 5, "unexpected key 'entities'"),
-              ("context:\n  expressions:\n    go:\n      - key: value\n", 4, "mappings inside a list"),
+              ("context:\n  expressions:\n    go:\n      - key: value\n", 4, "expected a string in the list of intent 'go'"),
               ("", 1, "empty"),
           ])
     func yamlErrors(yaml: String, line: Int, message: String) throws {
@@ -176,7 +177,7 @@ struct RhinoImporterTests {
     @Test("expression errors name file:line:column",
           arguments: [
               ("\"go $place:spot\"", "unknown slot type 'place'", 13),
-              ("\"go $pv.Alphabetic:n\"", "this Rhino built-in slot type is not supported", 13),
+              ("\"go $pv.Colour:n\"", "unknown slot type 'pv.Colour'; this Rhino built-in slot type is not supported (pv.Alphabetic, pv.Alphanumeric, pv.Percent, ", 13),
               ("\"go @away\"", "unknown macro '@away'", 13),
               ("\"go [home, work\"", "expected ']'", 24),
               ("\"go home!\"", "unexpected '!'", 17),
@@ -291,5 +292,97 @@ struct RhinoImporterTests {
         #expect(RhinoImporter.spokenWords(of: "Mr. Smith's, please!") == ["mr.", "smith's", "please"])
         #expect(RhinoImporter.spokenWords(of: "salt & pepper") == ["salt", "and", "pepper"])
         #expect(RhinoImporter.spokenWords(of: " - ") == [])
+    }
+
+    @Test("YAML as other tools write it: anchors, aliases, merges, flow style, folded and literal blocks, CRLF and CR")
+    func fullYAML() throws {
+        let yaml = """
+            context:
+              expressions:
+                go: &phrases
+                  - >-
+                    go to
+                    $place:place
+                  - |-
+                    head $place:place
+                  - {"walk $place:place": ~}
+                run: *phrases
+              slots: {place: [home, "work"]}
+              macros:
+                base: &base
+                  - "now"
+            """
+        // A mapping inside a list is not a phrase: fix that line, then import.
+        let error = try #require(importError(yaml))
+        #expect(error.location.line == 9, "\(error)")
+        let fixed = yaml.replacingOccurrences(of: "{\"walk $place:place\": ~}", with: "'walk $place:place'")
+        let text = try translate(fixed).grammar
+        #expect(text.contains("intent go:\n    go to {place}\n    head {place}\n    walk {place}\n"), "\(text)")
+        #expect(text.contains("intent run:\n    go to {place}\n    head {place}\n    walk {place}\n"), "\(text)")
+        #expect(text.contains("list place:\n    home\n    work\n"))
+        #expect(text.contains("rule base:\n    now\n"))
+        for lineEnd in ["\r\n", "\r"] {
+            #expect(try translate(fixed.replacingOccurrences(of: "\n", with: lineEnd)).grammar == text)
+        }
+        // `<<` merges a mapping's entries; the mapping's own keys win.
+        let merged = try translate("""
+            context:
+              slots:
+                <<: {place: [home], size: [small]}
+                size: [large]
+              expressions:
+                go: ["go $place:place $size:size"]
+            """).grammar
+        #expect(merged.contains("list size:\n    large\n"), "\(merged)")
+        #expect(merged.contains("list place:\n    home\n"), "\(merged)")
+    }
+
+    @Test("Rhino's letter, letter-or-digit and percent built-ins import as lists")
+    func builtinLists() throws {
+        let yaml = """
+            context:
+              expressions:
+                spell:
+                  - "spell $pv.Alphabetic:letter"
+                  - "code $pv.Alphanumeric:code"
+                  - "set volume to $pv.Percent:level"
+            """
+        let p = try parser(for: translate(yaml).grammar)
+        #expect(p.parse("spell b").first?.slotValues == ["letter": "B"])
+        #expect(p.parse("code seven").first?.slotValues == ["code": "7"])
+        #expect(p.parse("set volume to twenty five percent").first?.slotValues == ["level": "25%"])
+        #expect(p.parse("set volume to one hundred percent").first?.slotValues == ["level": "100%"])
+    }
+
+    @Test("bounded: aliases of aliases, deep nesting and self-doubling macros are one error each")
+    func bounded() throws {
+        var laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+        for i in 1..<9 {
+            let name = String(UnicodeScalar(UInt8(97 + i)))
+            let previous = String(UnicodeScalar(UInt8(96 + i)))
+            laughs.append("\(name): &\(name) [" + Array(repeating: "*" + previous, count: 10).joined(separator: ", ") + "]")
+        }
+        laughs.append("context:\n  expressions:\n    go: [go]")
+        let laughError = try #require(importError(laughs.joined(separator: "\n")))
+        #expect("\(laughError)".contains("expands to more than \(YAMLReader.maximumNodes) values"), "\(laughError)")
+
+        let deep = "context: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let deepError = try #require(importError(deep))
+        #expect("\(deepError)".hasPrefix("ctx.yaml:1:"))
+        #expect("\(deepError)".contains("nested more than \(YAMLReader.maximumDepth) levels"), "\(deepError)")
+
+        var doubling = ["context:", "  expressions:", "    grow: [\"go @d0\"]", "  macros:"]
+        for i in 0..<40 { doubling.append("    d\(i): [\"@d\(i + 1) @d\(i + 1)\"]") }
+        doubling.append("    d40: [a, b]")
+        let doublingError = try #require(importError(doubling.joined(separator: "\n")))
+        #expect(doublingError.location.line == 5, "\(doublingError)")
+        guard case .tooLarge(let rules, let states, let arcs, let limits) = doublingError.kind else {
+            Issue.record("expected a size error, got \(doublingError)")
+            return
+        }
+        #expect(rules.first == "@d0")
+        #expect(limits == .standard)
+        #expect(states > limits.maxStates || arcs > limits.maxArcs)
+        #expect("\(doublingError)".contains("@d0 -> @d1"))
     }
 }

@@ -22,11 +22,13 @@ struct MalformedInputTests {
         }
     }()
 
-    @Test("the suite covers WAVs, plists and grammars")
+    @Test("the suite covers WAVs, plists, grammars, replayed turns and Rhino contexts")
     func coverage() {
-        #expect(Self.cases.filter { $0.kind == "audio-info" }.count >= 8)
-        #expect(Self.cases.filter { $0.kind == "apps" }.count >= 6)
-        #expect(Self.cases.filter { $0.kind == "grammar" }.count >= 5)
+        #expect(Self.cases.filter { $0.kind == "audio-info" }.count >= 9)
+        #expect(Self.cases.filter { $0.kind == "apps" }.count >= 16)
+        #expect(Self.cases.filter { $0.kind == "grammar" }.count >= 12)
+        #expect(Self.cases.filter { $0.kind == "replay" }.count >= 3)
+        #expect(Self.cases.filter { $0.kind == "rhino" }.count >= 5)
     }
 
     @Test("each input exits non-zero with exactly its error, naming the file and the line or key", arguments: cases)
@@ -36,12 +38,19 @@ struct MalformedInputTests {
         case "audio-info": arguments = ["audio-info", c.input]
         case "apps": arguments = ["apps", "list", "--apps", c.input]
         case "grammar": arguments = ["export", "jsgf", "--apps", c.input]
+        case "replay": arguments = ["replay", c.input]
+        case "rhino": arguments = ["import", "rhino", c.input, "--out", try temporaryDirectory("rhino").appendingPathComponent("Out").path]
         default: Issue.record("unknown kind \(c.kind)"); return
         }
         let result = try runHark(arguments)
         #expect(result.status == 1, "exit \(result.status): \(result.err)")
         #expect(result.err == c.error + "\n")
         #expect(result.err.contains(c.input))
+        // Whatever the file holds, the terminal gets no raw control character.
+        #expect(!result.err.dropLast().unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        if c.kind == "rhino" {
+            #expect(!FileManager.default.fileExists(atPath: arguments[4]), "a refused context writes nothing")
+        }
     }
 
     @Test("a data size of 0xFFFFFFFF is a streaming writer's 'unknown': the audio present is read")
