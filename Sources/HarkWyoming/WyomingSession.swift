@@ -110,7 +110,6 @@ public final class WyomingSession {
     var awake = false
     /// In a pipeline: audio is dropped until then (Hark is speaking), or until the satellite says `played`.
     var speakingUntil: Double = 0
-    private var conversations: Set<String> = []
 
     static let counter = Mutex(0)
 
@@ -127,9 +126,10 @@ public final class WyomingSession {
     /// Serves the connection until the client leaves or breaks a limit.
     public func run(greeting: [WyomingEvent] = []) {
         defer {
-            let ended = conversations.union([connectionConversation])
-            let backend = backend
-            _ = try? waitFor { for id in ended { await backend.endConversation(id) } }
+            // The connection's own conversation ends with it; one the client named
+            // (conversation_id) may go on over its next connection.
+            let (ended, backend) = (connectionConversation, backend)
+            _ = try? waitFor { await backend.endConversation(ended) }
         }
         do {
             if !greeting.isEmpty { try connection.write(greeting) }
@@ -231,7 +231,6 @@ public final class WyomingSession {
         let context = data["context"]?.object ?? [:]
         if let id = context["conversation_id"]?.string ?? data["conversation_id"]?.string, !id.isEmpty, id.count <= 200 {
             conversation = id
-            conversations.insert(id)
         }
         if let site = context["site"]?.string ?? data["site"]?.string, !site.isEmpty, site.count <= 200 { self.site = site }
     }
