@@ -4,7 +4,7 @@ import Testing
 
 /// `hark serve` driven by the Wyoming project's own Python library (PyPI
 /// `wyoming`) and `wyoming-satellite`, on 127.0.0.1.
-@Suite("hark serve with the wyoming library's clients")
+@Suite("hark serve with the wyoming library's clients", .serialized)
 struct ServeTests {
     @Test("describe, asr, intent, handle (three turns), tts and wake answer as the library expects")
     func services() throws {
