@@ -137,9 +137,13 @@ public final class WyomingSession {
                 do {
                     let replies = try handle(event)
                     if !replies.isEmpty { try connection.write(replies) }
-                } catch let error as WyomingError where error.code != "io" && error.code != "timeout" {
-                    logger.info("bad event", metadata: ["wyoming.peer": "\(connection.peer)", "error": "\(error)"])
-                    try connection.write(.error(error.description, code: error.code))
+                } catch let error as WyomingError where error.code == "io" || error.code == "timeout" {
+                    throw error
+                } catch {
+                    // A bad event, or a request the assistant could not serve: say so, and go on.
+                    let (text, code) = (error as? WyomingError).map { ($0.description, $0.code) } ?? ("\(event.type): \(error)", "failed")
+                    logger.info("event failed", metadata: ["wyoming.peer": "\(connection.peer)", "error": "\(text)"])
+                    try connection.write(.error(text, code: code))
                     mode = .idle
                     converter = nil
                     audio = []
