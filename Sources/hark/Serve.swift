@@ -15,18 +15,18 @@ extension HarkCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve Hark over the Wyoming protocol (asr, intent, handle, tts, wake) to Home Assistant, satellites and other clients.",
             discussion: """
-                One process serves every room: one acoustic model, one set of app stores; each connection (or
-                each conversation_id a client sends) is its own conversation. Prints "hark: serving on URI" to
-                standard error once listening. Limits and protocol coverage: docs/serving.md.
+                One process serves every room: one acoustic model (a decoder per core) and one data folder; \
+                each connection, or each conversation_id a client sends, is its own conversation. Prints \
+                "hark: serving on URI" to standard error once listening. Protocol coverage and limits: docs/serving.md.
 
-                Home Assistant: run `hark serve --uri tcp://0.0.0.0:10700`, then in Home Assistant open
-                Settings → Devices & services → Add integration → Wyoming Protocol, and enter this machine's
-                host name or address and port 10700. Hark then appears as a speech-to-text, text-to-speech,
-                wake word and conversation agent for your voice assistants.
+                Home Assistant: run `hark serve --uri tcp://0.0.0.0:10700`, then in Home Assistant open \
+                Settings → Devices & services → Add integration → Wyoming Protocol, and enter this machine's \
+                host name or address and port 10700. Hark then offers speech-to-text, text-to-speech, wake word \
+                and a conversation agent to your voice assistants.
 
-                A wyoming-satellite in a room (a server itself) is reached with --satellite:
-                  hark serve --uri tcp://0.0.0.0:10700 --satellite tcp://kitchen-pi:10700
+                A wyoming-satellite in a room (a server itself) is dialled with --satellite.
                 Examples:
+                  hark serve --uri tcp://0.0.0.0:10700 --satellite tcp://kitchen-pi:10700
                   hark serve --uri tcp://127.0.0.1:10700 --json
                   hark serve --uri unix:///run/hark/hark.sock
                 """)
