@@ -22,6 +22,7 @@ demo: build
 ## Run the test suite, then hold the fixtures' accuracy floor (133 fixtures:
 ## command acceptance measured 57.9% on 2026-11-23; the floor is a little under).
 test: setup
+	./scripts/setup-wyoming.sh
 	swift test
 	swift build
 	.build/debug/hark bench audio-fixtures/manifest.jsonl --jobs 2 --min-command-acceptance 50

@@ -83,6 +83,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// The Wyoming protocol: events, framing with hard limits, the server and its sessions (`hark serve`).
+        .target(name: "HarkWyoming", dependencies: ["HarkAudio", .product(name: "Logging", package: "swift-log")]),
         /// `hark bench`: scoring labelled audio through the whole pipeline.
         .target(name: "HarkBench", dependencies: ["Hark", "HarkGrammar"]),
         /// QR codes for INGetVisualCodeIntent: terminal drawing and PNG.
@@ -93,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "hark",
             dependencies: [
-                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode", "HarkText",
+                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode", "HarkText", "HarkWyoming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +120,7 @@ let package = Package(
         .testTarget(name: "HarkSampleAppsTests", dependencies: ["HarkTestSupport", "HarkSampleApps", "Hark", "HarkEngine", "HarkIntents", "HarkCatalog", "HarkGrammar", "HarkVisualCode", "hark", "hark-store-stress"]),
         .testTarget(name: "HarkFuzzTargetsTests", dependencies: ["HarkFuzzTargets"]),
         .testTarget(name: "HarkTests", dependencies: ["HarkTestSupport", "Hark", "HarkSampleApps", "HarkBench", "hark"]),
+        .testTarget(name: "HarkWyomingTests", dependencies: ["HarkTestSupport", "HarkWyoming", "hark"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -596,3 +596,25 @@ extension Assistant {
     }
 
 }
+
+// MARK: - Transcribing and reading without acting (hark serve's asr and intent services)
+
+extension Assistant {
+    /// Recognises 16 kHz mono speech against the grammar the conversation
+    /// is in (the question's, while asking), without acting on it.
+    ///
+    /// - Throws: ``RecognitionError`` when decoding fails or there is no recognizer.
+    public func transcribe(_ samples: [Int16]) async throws -> String {
+        guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
+        refreshVocabulary()
+        let recognition = try await decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
+        return recognition.text
+    }
+
+    /// Reads text into the app, intent and slots it would reach, without
+    /// running the app's handler; nil when nothing matches or several apps tie.
+    public func interpret(_ text: String) -> (app: String, intent: String, slots: [String: String])? {
+        guard case .app(let parse, _) = Self.route(mainParser.parse(NumberWords.spellDigits(in: text)), defaultApp: catalog.defaultApp) else { return nil }
+        return (parse.app, parse.intent, Self.parameters(from: parse.slots).mapValues(\.value))
+    }
+}

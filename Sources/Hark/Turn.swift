@@ -38,6 +38,8 @@ public struct Turn: Sendable, Codable, Equatable {
     public var developerError: String?
     /// The app's own card for this intent (its `HarkCardTemplates`), filled in.
     public var card: String?
+    /// The room or satellite the turn came from (`hark serve`), when known.
+    public var site: String?
 
     public init(heard: String, confidence: Double, app: String?, intent: String?, slots: [String: String],
                 speech: String, code: String, prompt: Bool, audioSeconds: Double, decodeSeconds: Double) {
@@ -54,7 +56,7 @@ public struct Turn: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case heard, confidence, app, intent, slots, speech, code, prompt, words, output, card
+        case heard, confidence, app, intent, slots, speech, code, prompt, words, output, card, site
         case audioSeconds = "audio_seconds"
         case decodeSeconds = "decode_seconds"
         case userActivity = "user_activity"

@@ -14,7 +14,7 @@ struct HarkCommand: AsyncParsableCommand {
         commandName: "hark",
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
         subcommands: [Replay.self, Listen.self, Converse.self, Apps.self, DomainsCommand.self, Say.self, AudioInfo.self,
-                      BenchCommand.self, Import.self, Export.self, LexiconCommand.self, Vocab.self]
+                      BenchCommand.self, Import.self, Export.self, LexiconCommand.self, Vocab.self, Serve.self]
     )
 
     static func main() async {

@@ -43,6 +43,9 @@ extension HarkCommand {
         @Flag(help: "Print one JSON object per turn.")
         var json = false
 
+        @Option(help: "The room or place this microphone is in; each turn carries it (`site` in --json).")
+        var site: String?
+
         @OptionGroup var options: AssistantOptions
         @OptionGroup var voice: VoiceOptions
 
@@ -73,10 +76,11 @@ extension HarkCommand {
                 let session = VoiceSession(source: source, assistant: assistant, recognizer: decoder,
                                            synthesizer: synthesizer, sink: speaker, configuration: configuration)
                 FileHandle.standardError.write(Data("hark: listening on \(source.name); \(wake.map { "say \"\($0)\", then" } ?? "") speak to an app by name\n".utf8))
-                let json = self.json, wake = self.wake ?? ""
+                let json = self.json, wake = self.wake ?? "", site = self.site
                 try await session.run { event in
                     switch event {
-                    case .turn(let turn):
+                    case .turn(var turn):
+                        turn.site = site
                         try Output.line(json ? turn.jsonLine : turn.terminalCard + "\n")
                     case .awake:
                         if json { try Output.line(#"{"code":"awake","speech":"Yes?"}"#) } else { try Output.line("hark:   Yes?\n") }
