@@ -160,9 +160,10 @@ public struct UserVocabularyStore: Sendable {
     /// - Throws: ``CatalogError`` for an empty string, one over 1024 UTF-16
     ///   code units, or more than ``maximumStringsPerType`` strings.
     public static func normalize(_ strings: [String], type: VocabularyStringType) throws -> [String] {
-        try checkLimits(strings, type: type.rawValue)
         var seen = Set<String>()
-        return strings.filter { seen.insert($0).inserted }
+        let unique = strings.filter { seen.insert($0).inserted }
+        try checkLimits(unique, type: type.rawValue)
+        return unique
     }
 
     /// SiriKit's length limit, Hark's count limit, no empty string.

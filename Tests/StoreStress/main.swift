@@ -52,7 +52,8 @@ do {
         var contacts = try vocabulary.vocabulary(app: "MonkeyChat")["contactName"] ?? []
         for n in from..<count {
             try await chat.send("banana \(n)", to: "Bobo")
-            contacts.append("Contact \(n)")
+            // A write killed after saving and before its "ack" is made again: once.
+            if !contacts.contains("Contact \(n)") { contacts.append("Contact \(n)") }
             try vocabulary.set(contacts, type: .contactName, app: "MonkeyChat")
             FileHandle.standardOutput.write(Data("ack \(n)\n".utf8))
         }
