@@ -199,6 +199,19 @@ struct ImportCommandTests {
         #expect(plist["CFBundleName"] as? String == "Cafe")
         #expect(plist["CFBundleDisplayName"] as? String == "Cafe")
         #expect(plist["IntentsSupported"] as? [String] == ["orderDrink"])
+        // Each imported intent is declared with its slots as parameters and a question for each.
+        let declared = try #require((plist["HarkIntents"] as? [String: Any])?["orderDrink"] as? [String: Any])
+        let parameters = try #require(declared["Parameters"] as? [[String: Any]])
+        #expect(parameters.map { $0["Name"] as? String } == ["coffeeDrink"])
+        #expect(parameters.first?["Prompt"] as? String == "What coffee drink would you like?")
+        #expect(parameters.first?["Required"] as? Bool == false)
+        // And the app loads, and its intent is heard.
+        let turn = try runHark(["converse", "--json", "--apps", dir.appendingPathComponent("apps").path], stdin: {
+            let input = dir.appendingPathComponent("in.txt")
+            try? "can I get a latte\n".write(to: input, atomically: true, encoding: .utf8)
+            return input.path
+        }())
+        #expect(turn.out.contains(#""intent":"orderDrink""#), "\(turn.err)")
 
         // --name overrides the folder's name.
         let named = try runHark(["import", "rhino", yaml.path, "--out", out, "--name", "Coffee"])
