@@ -20,13 +20,13 @@ extension HarkCommand {
 
 /// Options the `vocab` subcommands share.
 struct VocabularyOptions: ParsableArguments {
-    @Option(help: "Where Hark keeps its data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+    @Option(help: "Where Hark keeps its data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).", completion: .directory)
     var dataDir: String?
 
     @Option(help: "Whose vocabulary.")
     var user: String = "default"
 
-    @Option(help: "Folder of installed apps, to check the app's name.")
+    @Option(help: "Folder of installed apps, to check the app's name.", completion: .directory)
     var apps: String?
 
     /// The store, seeded with the sample apps' first-run vocabulary as the assistant would.
@@ -45,7 +45,7 @@ struct VocabularyOptions: ParsableArguments {
             return FileManager.default.fileExists(atPath: plist) ? try? AppInfo(contentsOf: plist).bundleName : nil
         }
         guard names.contains(app) else {
-            throw CommandFailure(description: "'\(app)' is not an installed app in \(folder) (installed: \(names.joined(separator: ", ")))")
+            throw CommandFailure(description: "'\(app)' is not an installed app in \(folder)\(Suggestions.didYouMean(app, in: names)) (installed: \(names.joined(separator: ", ")))")
         }
     }
 }
@@ -57,9 +57,9 @@ extension HarkCommand.Vocab {
             abstract: "Replace the app's strings of one type, most important first (no strings: remove the type).",
             discussion: "Example: hark vocab set --app MonkeyChat --type contactName Bobo \"Bobo the Great\" Koko")
 
-        @Option(help: "The app's bundle name (CFBundleName).")
+        @Option(help: "The app's bundle name (CFBundleName).", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String
-        @Option(help: "The vocabulary type, e.g. contactName.")
+        @Option(help: "The vocabulary type, e.g. contactName.", completion: .list(VocabularyStringType.allCases.map(\.rawValue)))
         var type: String
         @Argument(help: "The strings, most important first.")
         var strings: [String] = []
@@ -79,9 +79,9 @@ extension HarkCommand.Vocab {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the stored vocabulary, most important first.")
 
-        @Option(help: "Only this app.")
+        @Option(help: "Only this app.", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String?
-        @Option(help: "Only this type.")
+        @Option(help: "Only this type.", completion: .list(VocabularyStringType.allCases.map(\.rawValue)))
         var type: String?
         @Flag(help: "Print JSON: {app: {type: [strings]}}.")
         var json = false
@@ -118,7 +118,7 @@ extension HarkCommand.Vocab {
         static let configuration = CommandConfiguration(
             commandName: "remove-all", abstract: "Remove all of the app's vocabulary (as on reset or logout).")
 
-        @Option(help: "The app's bundle name (CFBundleName).")
+        @Option(help: "The app's bundle name (CFBundleName).", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String
         @OptionGroup var options: VocabularyOptions
 
