@@ -42,7 +42,7 @@ public final class BenchProgress: Sendable {
                 s.wroteInPlace = true
                 return "\r\u{1B}[K" + line + (done == total ? "\n" : "")
             }
-            guard done == total || now - s.lastLine >= interval else { return nil }
+            guard done == 1 || done == total || now - s.lastLine >= interval else { return nil }
             s.lastLine = now
             return line + "\n"
         }

@@ -14,7 +14,9 @@ extension HarkCommand {
             discussion: """
                 Examples:
                   hark bench audio-fixtures/manifest.jsonl --set core --report bench-report
-                  sox -n -r 16000 hum.wav synth 5 brownnoise vol 0.3 && hark bench audio-fixtures/manifest.jsonl --set core --noise hum.wav --snr 18,6
+                  sox -n -r 16000 hum.wav synth 5 brownnoise vol 0.3
+                  hark bench audio-fixtures/manifest.jsonl --set seeds --noise hum.wav \\
+                      --snr 18,6 --report bench-noisy
 
                 With --noise, every utterance is decoded clean and at each SNR (noise mixed as the speech-to-intent benchmark defines it, excerpts chosen by a fixed seed); --report then also writes accuracy-vs-snr.svg.
 

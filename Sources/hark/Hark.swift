@@ -15,6 +15,14 @@ struct HarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hark",
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
+        discussion: """
+            Examples:
+              hark replay audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
+              echo "Send a MonkeyChat message to Bobo saying hello" | hark converse
+              hark domains --intent INSendMessageIntent
+
+            Models (apps, domain grammars, dictation words) are found in $HARK_MODELS, else <prefix>/share/hark/models beside the installed executable, else ./models. See `man hark` and `hark help <subcommand>`.
+            """,
         version: HarkVersion.number,
         subcommands: [Replay.self, Listen.self, Converse.self, Apps.self, DomainsCommand.self, Say.self, AudioInfo.self,
                       BenchCommand.self, Import.self, Export.self, LexiconCommand.self, Vocab.self]
@@ -167,4 +175,11 @@ func bootstrapLogging(verbose: Bool) {
         handler.logLevel = verbose ? .debug : .warning
         return handler
     }
+}
+
+/// Prints `value` as one line of JSON (keys sorted, so output is stable).
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }

@@ -12,7 +12,13 @@ extension HarkCommand {
             abstract: "Manage the user's vocabulary per app (contacts, playlists, workout names, ...), as SiriKit's INVocabulary.",
             discussion: """
                 Changes are stored under the data directory and reach a running `hark listen` before its next utterance.
+
                 Types: \(VocabularyStringType.allCases.map(\.rawValue).joined(separator: ", ")).
+
+                Examples:
+                  hark vocab set --app MonkeyChat --type contactName Bobo "Little Bobo"
+                  hark vocab list --app MonkeyChat --json
+                  hark vocab remove-all --app MonkeyChat
                 """,
             subcommands: [Set.self, List.self, RemoveAll.self])
     }
@@ -55,7 +61,11 @@ extension HarkCommand.Vocab {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace the app's strings of one type, most important first (no strings: remove the type).",
-            discussion: "Example: hark vocab set --app MonkeyChat --type contactName Bobo \"Bobo the Great\" Koko")
+            usage: "hark vocab set --app <app> --type <type> [<strings> ...] [<options>]",
+            discussion: """
+                Example:
+                  hark vocab set --app MonkeyChat --type contactName Bobo Koko
+                """)
 
         @Option(help: "The app's bundle name (CFBundleName).", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String
@@ -77,7 +87,9 @@ extension HarkCommand.Vocab {
 
     /// `hark vocab list [--app APP] [--type TYPE]`
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the stored vocabulary, most important first.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the stored vocabulary, most important first.",
+            usage: "hark vocab list [--app <app>] [--type <type>] [--json] [<options>]")
 
         @Option(help: "Only this app.", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String?
@@ -116,7 +128,8 @@ extension HarkCommand.Vocab {
     /// `hark vocab remove-all --app APP`
     struct RemoveAll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove-all", abstract: "Remove all of the app's vocabulary (as on reset or logout).")
+            commandName: "remove-all", abstract: "Remove all of the app's vocabulary (as on reset or logout).",
+            usage: "hark vocab remove-all --app <app> [<options>]")
 
         @Option(help: "The app's bundle name (CFBundleName).", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String
