@@ -337,20 +337,23 @@ public enum Bench {
                     while true {
                         let index = next.take()
                         guard index < groups.count else { break }
-                        let data = root.appendingPathComponent("conversation-\(index)")
-                        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                        defer { try? FileManager.default.removeItem(at: data) }
-                        let assistant = try makeAssistant(worker, data)
-                        var results: [UtteranceResult] = []
-                        for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
-                            let samples = try audio(u.audio, noise: noise, snr: snr)
-                            let started = ContinuousClock.now
-                            let turn = try await assistant.hear(samples)
-                            let latency = (ContinuousClock.now - started) / .seconds(1)
-                            let result = score(u, turn, latency: latency)
-                            results.append(result)
-                            onResult(result)
-                            progress(done.take() + 1, total)
+                        let results = try await Scratch.using {
+                            let data = root.appendingPathComponent("conversation-\(index)")
+                            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                            defer { try? FileManager.default.removeItem(at: data) }
+                            let assistant = try makeAssistant(worker, data)
+                            var results: [UtteranceResult] = []
+                            for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                                let samples = try audio(u.audio, noise: noise, snr: snr)
+                                let started = ContinuousClock.now
+                                let turn = try await assistant.hear(samples)
+                                let latency = (ContinuousClock.now - started) / .seconds(1)
+                                let result = score(u, turn, latency: latency)
+                                results.append(result)
+                                onResult(result)
+                                progress(done.take() + 1, total)
+                            }
+                            return results
                         }
                         mine.append((index, results))
                     }
@@ -555,6 +558,20 @@ public enum Bench {
 /// so that an interrupted run can remove them before it exits.
 public enum Scratch {
     private static let made = Mutex<Set<String>>([])
+    /// Whether the process is exiting, and how many workers are writing in
+    /// the folders now.
+    private static let activity = Mutex<(closed: Bool, active: Int)>((false, 0))
+
+    /// Runs `body`, which writes in the folders, unless the process is
+    /// exiting: then it waits for the exit instead, so that nothing is
+    /// written after ``removeAll(waitingUpTo:)`` removed the folders.
+    public static func using<T>(_ body: () async throws -> T) async rethrows -> T {
+        while !activity.withLock({ a in a.closed ? false : { a.active += 1; return true }() }) {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        defer { activity.withLock { $0.active -= 1 } }
+        return try await body()
+    }
 
     /// A new, empty folder `hark-bench-<what>-<uuid>` in the temporary directory.
     public static func make(_ what: String) -> URL {
@@ -570,8 +587,15 @@ public enum Scratch {
         made.withLock { _ = $0.remove(url.path) }
     }
 
-    /// Removes every folder still there (on an interrupt).
-    public static func removeAll() {
+    /// Removes every folder still there (on an interrupt): first lets the
+    /// workers in ``using(_:)`` finish (at most `limit`), and lets no other
+    /// start.
+    public static func removeAll(waitingUpTo limit: Duration = .seconds(60)) {
+        let deadline = ContinuousClock.now + limit
+        activity.withLock { $0.closed = true }
+        while activity.withLock({ $0.active }) > 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         for path in made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
         made.withLock { $0.removeAll() }
     }

@@ -115,14 +115,17 @@ extension HarkCommand {
                 let recorder = BenchRecorder()
                 let terminal = isatty(STDERR_FILENO) == 1
                 let interrupts = Interrupts { signal in
-                    // What was decoded so far, then no temporary files left behind.
+                    // The workers finish the conversation they are in (its
+                    // turns are scored), then no temporary files are left
+                    // behind, and what was decoded is reported.
+                    FileHandle.standardError.write(Data("\nhark: interrupted; finishing the conversations being decoded\n".utf8))
+                    Scratch.removeAll()
                     let partial = recorder.partialReport(settings: settings)
-                    FileHandle.standardError.write(Data("\nhark: interrupted; \(partial.map { "writing the partial report of \($0.utterances) utterances" } ?? "nothing decoded yet")\n".utf8))
+                    FileHandle.standardError.write(Data("hark: \(partial.map { "the partial report of \($0.utterances) utterances" + (report.map { " is in \($0)/report.json" } ?? "") } ?? "nothing was decoded")\n".utf8))
                     if let partial {
                         print(partial.markdown)
                         if let report { try? Self.write(partial, to: report) }
                     }
-                    Scratch.removeAll()
                 }
                 defer { interrupts.cancel() }
                 var result: BenchReport?

@@ -21,8 +21,8 @@ extension HarkCommand {
                     The grammar is written as readable Hark grammar text; edit it freely.
 
                     Examples:
-                      hark import rhino Fuzz/corpus/rhino/cafe.yaml --out apps/Cafe
-                      hark import rhino Fuzz/corpus/rhino/lights.yaml --out apps/Lights --json
+                      hark import rhino Fuzz/corpus/rhino/lights.yaml --out apps/Lights
+                      hark import rhino Fuzz/corpus/rhino/macros.yaml --out apps/Timer --json
                     """)
 
             @Argument(help: "The Rhino context file (YAML).", completion: .file(extensions: ["yaml", "yml"]))

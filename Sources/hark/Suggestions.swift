@@ -22,20 +22,21 @@ enum Suggestions {
         return "; did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?"
     }
 
-    /// Levenshtein distance over characters.
+    /// Edit distance over characters: insertions, deletions, substitutions
+    /// and transpositions of neighbours ("jsfg" is one edit from "jsgf").
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 0..<a.count {
-            var diagonal = row[0]
-            row[0] = i + 1
-            for j in 0..<b.count {
-                let above = row[j + 1]
-                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (a[i] == b[j] ? 0 : 1))
-                diagonal = above
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
             }
         }
-        return row[b.count]
+        return d[a.count][b.count]
     }
 
     /// Walks `arguments` down the command tree; when a word stands where
