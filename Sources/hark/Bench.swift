@@ -15,8 +15,8 @@ extension HarkCommand {
                 Examples:
                   hark bench audio-fixtures/manifest.jsonl --set core --report bench-report
                   sox -n -r 16000 hum.wav synth 5 brownnoise vol 0.3
-                  hark bench audio-fixtures/manifest.jsonl --set seeds --noise hum.wav \\
-                      --snr 18,6 --report bench-noisy
+                  hark bench audio-fixtures/manifest.jsonl --set out-of-grammar \\
+                      --noise hum.wav --snr 6 --report bench-noisy
 
                 With --noise, every utterance is decoded clean and at each SNR (noise mixed as the speech-to-intent benchmark defines it, excerpts chosen by a fixed seed); --report then also writes accuracy-vs-snr.svg.
 

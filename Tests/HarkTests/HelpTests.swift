@@ -72,8 +72,9 @@ struct HelpTests {
         environment["PATH"] = harkDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["HARK_DATA_DIR"] = dir.appendingPathComponent("data").path
         for (command, example) in examples {
-            // Bounded: coreutils' timeout ends an example that hangs.
-            let result = try ProcessRunner.run("/usr/bin/timeout", ["600", "/bin/sh", "-c", "set -e; " + example],
+            // Bounded: coreutils' timeout ends an example that hangs (the
+            // longest, a benchmark, takes minutes on a busy machine).
+            let result = try ProcessRunner.run("/usr/bin/timeout", ["1800", "/bin/sh", "-c", "set -e; " + example],
                                                currentDirectory: dir, environment: environment)
             #expect(result.status == 0, "`\(command) --help` example failed (\(result.status)): \(example)\n\(result.err)")
             #expect(!result.err.contains("hark: error"), "\(example): \(result.err)")
