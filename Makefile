@@ -1,18 +1,63 @@
-# Hark's two entry points. Each installs what it needs first (Debian
-# packages via scripts/setup.sh), so both work on a fresh machine.
+# Hark's entry points. Each installs what it needs first (Debian packages
+# via scripts/setup.sh), so each works on a fresh machine.
 
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 NO_ASLR := $(shell setarch -R true 2>/dev/null && echo setarch -R)
 FIXTURE ?= audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
 
-.PHONY: setup build demo test example fuzz fixtures
+# `make install PREFIX=/usr/local` (and DESTDIR for packaging): the release
+# binary, its models, manual page and shell completions.
+PREFIX ?= /usr/local
+DESTDIR ?=
+# What install-files copies: an already-built hark and manual page (MANPAGE
+# empty: none).
+HARK ?= .build/release/hark
+MANPAGE ?= .build/man/hark.1
+bindir = $(DESTDIR)$(PREFIX)/bin
+datadir = $(DESTDIR)$(PREFIX)/share/hark
+mandir = $(DESTDIR)$(PREFIX)/share/man/man1
+bashdir = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+zshdir = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+fishdir = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+.PHONY: setup setup-test build man install install-files uninstall demo test example check-generated fuzz fixtures
 
 setup:
 	./scripts/setup.sh
 
+setup-test:
+	./scripts/setup.sh --test
+
 build: setup
 	swift build -c release
+
+## The manual page, generated from the command tree by swift-argument-parser's
+## GenerateManual plugin (it builds the release products first).
+man: build
+	swift package plugin generate-manual --configuration release --section 1
+	mkdir -p .build/man
+	cp "$$(find .build/plugins -path '*GenerateManual*' -name hark.1 | head -n 1)" $(MANPAGE)
+
+install: build man
+	$(MAKE) install-files
+
+## Copies $(HARK), the models, $(MANPAGE) and completion scripts under
+## $(DESTDIR)$(PREFIX), building nothing.
+install-files:
+	install -d $(bindir) $(datadir) $(bashdir) $(zshdir) $(fishdir)
+	install -m 755 $(HARK) $(bindir)/hark
+	rm -rf $(datadir)/models
+	cp -R models $(datadir)/models
+	chmod -R u=rwX,go=rX $(datadir)/models
+	$(HARK) --generate-completion-script bash > $(bashdir)/hark
+	$(HARK) --generate-completion-script zsh > $(zshdir)/_hark
+	$(HARK) --generate-completion-script fish > $(fishdir)/hark.fish
+	if [ -n "$(MANPAGE)" ]; then install -d $(mandir) && install -m 644 $(MANPAGE) $(mandir)/hark.1; fi
+
+uninstall:
+	rm -f $(bindir)/hark $(mandir)/hark.1 $(bashdir)/hark $(zshdir)/_hark $(fishdir)/hark.fish
+	rm -rf $(datadir)
 
 ## Replay the shipped default fixture through the whole pipeline.
 demo: build
@@ -21,7 +66,7 @@ demo: build
 
 ## Run the test suite, then hold the fixtures' accuracy floor (133 fixtures:
 ## command acceptance measured 57.9% on 2026-11-23; the floor is a little under).
-test: setup
+test: setup-test
 	./scripts/setup-wyoming.sh
 	swift test
 	swift build
@@ -45,5 +90,5 @@ fuzz: setup
 	FUZZ_CORPUS_READONLY=1 SWIFT_DETERMINISTIC_HASHING=1 $(NO_ASLR) scripts/fuzz.sh all $(FUZZ_SECONDS) -seed=1 -runs=$(FUZZ_RUNS)
 
 ## Re-synthesise audio-fixtures/ (espeak-ng and flite voices).
-fixtures: setup
+fixtures: setup-test
 	python3 scripts/make-fixtures.py

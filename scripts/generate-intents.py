@@ -5,9 +5,15 @@ IntentDescription (HarkIntents), the handling protocol with optional
 resolve<Parameter>/confirm and required handle, and the bridge the engine
 drives (HarkEngine).
 
-    python3 scripts/generate-intents.py   # rewrites the two *.generated.swift files
+    python3 scripts/generate-intents.py             # rewrites the two *.generated.swift files
+    python3 scripts/generate-intents.py --out DIR   # writes them under DIR instead (same paths)
+
+The generated files are checked in; a test (GeneratedCodeTests) regenerates
+them into a temporary folder and fails on any difference, so edit this spec,
+not them.
 """
 import os
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -248,10 +254,13 @@ def gen_intents():
             out.append("    }")
             out.append("")
             out.append("    public var parameters: [String: ParameterValue] {")
-            out.append("        var parameters: [String: ParameterValue] = [:]")
-            for p in it["params"]:
-                out.append(f"        if let {p['name']} {{ parameters[{swift_string(p['name'])}] = {p['name']}.parameter }}")
-            out.append("        return parameters")
+            if it["params"]:
+                out.append("        var parameters: [String: ParameterValue] = [:]")
+                for p in it["params"]:
+                    out.append(f"        if let {p['name']} {{ parameters[{swift_string(p['name'])}] = {p['name']}.parameter }}")
+                out.append("        return parameters")
+            else:
+                out.append("        [:]")
             out.append("    }")
             out.append("}\n")
     out.append("extension Domains {")
@@ -324,8 +333,19 @@ def gen_handling():
     return "\n".join(out)
 
 
+def main(arguments):
+    out = ROOT
+    if arguments[:1] == ["--out"] and len(arguments) == 2:
+        out = arguments[1]
+    elif arguments:
+        sys.exit("usage: generate-intents.py [--out DIR]")
+    for path, text in [("Sources/HarkIntents/Intents.generated.swift", gen_intents()),
+                       ("Sources/HarkEngine/Handling.generated.swift", gen_handling())]:
+        target = os.path.join(out, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w") as f:
+            f.write(text)
+
+
 if __name__ == "__main__":
-    with open(os.path.join(ROOT, "Sources/HarkIntents/Intents.generated.swift"), "w") as f:
-        f.write(gen_intents())
-    with open(os.path.join(ROOT, "Sources/HarkEngine/Handling.generated.swift"), "w") as f:
-        f.write(gen_handling())
+    main(sys.argv[1:])

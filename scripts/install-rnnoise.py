@@ -28,6 +28,11 @@ PINNED = {
     "x86_64": ("pyrnnoise-0.4.5-py3-none-manylinux1_x86_64.whl",
                "c095114532f9fa21f621084c879d72c93aaa0c9dbe38b662a63577bada2c214e",
                "de5120abce147a72ba343296744ae7cc0a97298e19307c7d3f01cce8c34b18ff"),
+    # 64-bit Arm (a Raspberry Pi 4/5 on a 64-bit OS); hashes from
+    # `pip download --no-deps --platform manylinux2014_aarch64 --only-binary=:all: pyrnnoise==0.4.5`.
+    "aarch64": ("pyrnnoise-0.4.5-py3-none-manylinux2014_aarch64.whl",
+                "4b382d39b4963d38c8fe2f61639f634a5de0dd7dc731aca7ff1df48f9b1424cf",
+                "c7f34a5944f385721f89b7be21b9ae8eb67e3085da2571260a46e1c9fc61d90a"),
 }
 MEMBER = f"pyrnnoise-{VERSION}.data/purelib/pyrnnoise/librnnoise.so"
 
@@ -53,8 +58,10 @@ def main():
     dest = sys.argv[1] if len(sys.argv) > 1 else default
     machine = platform.machine()
     if machine not in PINNED:
-        sys.exit(f"install-rnnoise: no pinned RNNoise build for {machine}; build xiph/rnnoise as {dest} "
-                 "(or set HARK_RNNOISE_LIBRARY), or run Hark with --denoise off")
+        # Not fatal: Hark's default, --denoise auto, runs without it (and says so once).
+        print(f"install-rnnoise: no pinned RNNoise build for {machine}; Hark will run without noise suppression. "
+              f"To have it, build xiph/rnnoise as {dest} (or set HARK_RNNOISE_LIBRARY)", file=sys.stderr)
+        return
     wheel, wheel_hash, library_hash = PINNED[machine]
     if os.path.exists(dest):
         with open(dest, "rb") as f:

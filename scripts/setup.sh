@@ -1,27 +1,47 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Hark builds, runs and tests with, and RNNoise.
+# Installs what Hark needs to build and run: the Debian packages, and RNNoise.
+#
+#   scripts/setup.sh          # building and running Hark
+#   scripts/setup.sh --test   # also the tools the tests and fixtures use
+#                             # (what `make test` runs)
+#
 # Idempotent: does nothing when everything is already installed; otherwise
 # runs `apt-get update` once and installs what is missing.
 set -euo pipefail
 
 packages=(
-  # recognition: pocketsphinx 0.8+5prealpha, its en-us model, the CLI tools
-  # the benchmark's stock baseline runs, and the out-of-grammar test clips
-  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx pocketsphinx-testdata
-  # audio in and out
+  # recognition: pocketsphinx 0.8+5prealpha, its en-us model, and the CLI
+  # tools `hark bench --baseline pocketsphinx` runs
+  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx
+  # audio in and out (alsa-utils: `arecord -L` lists the devices)
   libasound2-dev alsa-utils libsamplerate0-dev
-  # speech synthesis (C API) and the voices fixtures are made with
-  libespeak-ng-dev espeak-ng flite festival festvox-kallpc16k
+  # speech synthesis (C API and its voices)
+  libespeak-ng-dev espeak-ng
   # QR codes for INGetVisualCodeIntent
   libqrencode-dev
   # YAML for `hark import rhino` (Picovoice Rhino contexts)
   libyaml-dev
-  # converting and checking audio
-  sox libsox-fmt-base
   pkg-config
-  # scripts: RNNoise's installer, the fixture and malformed-input generators
+  # RNNoise's installer
   python3
 )
+
+test_packages=(
+  # the out-of-grammar test clips
+  pocketsphinx-testdata
+  # the voices fixtures are made with
+  flite festival festvox-kallpc16k
+  # converting and checking audio
+  sox libsox-fmt-base
+  # rendering the benchmark's SVG plot in its test
+  librsvg2-bin
+)
+
+case "${1:-}" in
+  --test) packages+=("${test_packages[@]}") ;;
+  "") ;;
+  *) echo "setup: unknown option '$1' (use --test for the test tools too)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -40,5 +60,5 @@ fi
 
 # Noise suppression in front of the recognizer: RNNoise, which Debian does not
 # package, from PyPI's pyrnnoise wheel, pinned by SHA-256 (Python's standard
-# library only).
+# library only). On a machine with no pinned build Hark runs without it.
 python3 "$(dirname "$0")/install-rnnoise.py"

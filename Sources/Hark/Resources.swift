@@ -1,18 +1,34 @@
 import Foundation
 import HarkRecognition
 
-/// Finds Hark's `models/` folder: `$HARK_MODELS`, `./models`, or the one
-/// beside the checkout the executable was built in (`.build/<config>/hark`).
+/// Finds Hark's `models/` folder (apps, domain grammars, dictation words).
+///
+/// In this order, the first that exists wins:
+/// 1. `$HARK_MODELS`, when set (used as given, even if it does not exist, so
+///    a wrong value is an error naming it rather than a silent fallback);
+/// 2. the installed models, `<prefix>/share/hark/models` for an executable in
+///    `<prefix>/bin` (what `make install PREFIX=...` lays out);
+/// 3. `./models` in the current directory (a checkout);
+/// 4. `models/` in the checkout the executable was built in
+///    (`<checkout>/.build/<config>/hark`);
+/// and otherwise `./models`, which then fails naming that path.
 public enum Resources {
-    public static func modelsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func modelsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       executable: String = CommandLine.arguments[0],
+                                       currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
         if let dir = environment["HARK_MODELS"], !dir.isEmpty { return dir }
         let fm = FileManager.default
-        let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).appendingPathComponent("models")
-        if fm.fileExists(atPath: cwd.appendingPathComponent("domains").path) { return cwd.path }
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        func holdsModels(_ url: URL) -> Bool { fm.fileExists(atPath: url.appendingPathComponent("domains").path) }
+        let binary = URL(fileURLWithPath: executable, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true))
+            .resolvingSymlinksInPath().deletingLastPathComponent()
+        let installed = binary.deletingLastPathComponent().appendingPathComponent("share/hark/models").standardizedFileURL
+        if holdsModels(installed) { return installed.path }
+        let cwd = URL(fileURLWithPath: currentDirectory).appendingPathComponent("models")
+        if holdsModels(cwd) { return cwd.path }
+        var dir = binary
         for _ in 0..<5 {
             let candidate = dir.appendingPathComponent("models")
-            if fm.fileExists(atPath: candidate.appendingPathComponent("domains").path) { return candidate.path }
+            if holdsModels(candidate) { return candidate.path }
             dir.deleteLastPathComponent()
         }
         return cwd.path

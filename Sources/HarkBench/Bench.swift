@@ -7,6 +7,10 @@ import Synchronization
 /// How one utterance came out.
 public struct UtteranceResult: Sendable, Codable {
     public var audio: String
+    /// The manifest's `set` (e.g. "core", "domains"), when it gives one.
+    public var set: String?
+    /// The words spoken, when labelled.
+    public var expectedText: String?
     public var expectedIntent: String?
     public var expectedSlots: [String: String]
     public var heard: String
@@ -52,8 +56,8 @@ public struct UtteranceResult: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case audio, heard, intent, slots, accepted
-        case expectedIntent = "expected_intent", expectedSlots = "expected_slots"
+        case audio, set, heard, intent, slots, accepted, code
+        case expectedText = "expected_text", expectedIntent = "expected_intent", expectedSlots = "expected_slots"
         case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
         case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
         case slotsGiven = "slots_given", slotsLabelled = "slots_labelled", slotsRight = "slots_right"
@@ -61,8 +65,48 @@ public struct UtteranceResult: Sendable, Codable {
 }
 
 /// The figures of a benchmark run.
-public struct BenchReport: Sendable, Codable {
+public struct BenchReport: Sendable, Encodable {
     public struct Latency: Sendable, Codable { public var p50: Double; public var p95: Double }
+
+    /// Figures over a subset of the utterances: one intent, or one manifest `set`.
+    public struct Group: Sendable, Encodable, Equatable {
+        public var utterances: Int
+        /// Utterances accepted (command acceptance), and their share.
+        public var accepted: Int
+        public var commandAcceptance: Double
+        public var intentAccuracy: Double
+        public var wer: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case utterances, accepted, wer
+            case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
+        }
+
+        public init(_ results: [UtteranceResult]) {
+            utterances = results.count
+            accepted = results.filter(\.accepted).count
+            commandAcceptance = Double(accepted) / Double(max(1, results.count))
+            intentAccuracy = Double(results.filter(\.intentCorrect).count) / Double(max(1, results.count))
+            let words = results.reduce(0) { $0 + $1.referenceWords }
+            wer = words == 0 ? nil : Double(results.reduce(0) { $0 + $1.wordErrors }) / Double(words)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(utterances, forKey: .utterances)
+            try c.encode(accepted, forKey: .accepted)
+            try c.encode(commandAcceptance, forKey: .commandAcceptance)
+            try c.encode(intentAccuracy, forKey: .intentAccuracy)
+            try c.encode(wer, forKey: .wer)
+        }
+    }
+
+    /// What produced the report: written first, so a report always says
+    /// which build, machine and settings it came from.
+    public var settings: BenchSettings?
+    /// True when the run was interrupted (SIGINT, SIGTERM): the figures are
+    /// over the utterances decoded so far.
+    public var partial = false
 
     public var utterances: Int
     public var commandAcceptance: Double
@@ -85,11 +129,17 @@ public struct BenchReport: Sendable, Codable {
     /// One entry per noise condition when noise is mixed (clean first).
     public var bySnr: [Condition] = []
     public var errors: [UtteranceResult]
+    /// Every utterance of the clean run, in manifest order.
+    public var results: [UtteranceResult] = []
+    /// Figures per expected intent ("reject" for out-of-grammar audio) and
+    /// per manifest `set` ("none" for utterances without one).
+    public var byIntent: [String: Group] = [:]
+    public var bySet: [String: Group] = [:]
     /// The stock decoder's figures on the same audio (`--baseline`).
     public var baseline: Baseline?
 
     /// A peer's figures beside Hark's.
-    public struct Baseline: Sendable, Codable {
+    public struct Baseline: Sendable, Encodable {
         public var name: String
         public var commandAcceptance: Double
         public var intentAccuracy: Double
@@ -124,7 +174,7 @@ public struct BenchReport: Sendable, Codable {
     }
 
     /// The figures of one noise condition.
-    public struct Condition: Sendable, Codable {
+    public struct Condition: Sendable, Encodable {
         /// nil for the clean audio.
         public var snrDb: Double?
         public var commandAcceptance: Double
@@ -134,9 +184,11 @@ public struct BenchReport: Sendable, Codable {
         public var rtf: Double
         /// The utterances not accepted in this condition, expected versus got.
         public var errors: [UtteranceResult]
+        /// Every utterance of this condition.
+        public var results: [UtteranceResult] = []
 
         enum CodingKeys: String, CodingKey {
-            case wer, rtf, errors
+            case wer, rtf, errors, results
             case snrDb = "snr_db", commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
             case falseAcceptRate = "false_accept_rate"
         }
@@ -145,7 +197,7 @@ public struct BenchReport: Sendable, Codable {
     /// This report's figures as one condition.
     public func condition(snr: Double?) -> Condition {
         Condition(snrDb: snr, commandAcceptance: commandAcceptance, intentAccuracy: intentAccuracy, wer: wer,
-                  falseAcceptRate: falseAcceptRate, rtf: rtf, errors: errors)
+                  falseAcceptRate: falseAcceptRate, rtf: rtf, errors: errors, results: results)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -154,12 +206,15 @@ public struct BenchReport: Sendable, Codable {
         case slotPrecision = "slot_precision", slotRecall = "slot_recall", slotF1 = "slot_f1"
         case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
         case peakRssMb = "peak_rss_mb", bySnr = "by_snr", baseline
+        case settings, partial, results, byIntent = "by_intent", bySet = "by_set"
     }
 
     /// Every key is written, a figure that does not apply as null (a report
     /// reader should not have to guess whether a key was forgotten).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(settings, forKey: .settings)
+        try c.encode(partial, forKey: .partial)
         try c.encode(utterances, forKey: .utterances)
         try c.encode(commandAcceptance, forKey: .commandAcceptance)
         try c.encode(intentAccuracy, forKey: .intentAccuracy)
@@ -175,6 +230,9 @@ public struct BenchReport: Sendable, Codable {
         try c.encode(bySnr, forKey: .bySnr)
         try c.encode(errors, forKey: .errors)
         try c.encodeIfPresent(baseline, forKey: .baseline)
+        try c.encode(byIntent, forKey: .byIntent)
+        try c.encode(bySet, forKey: .bySet)
+        try c.encode(results, forKey: .results)
     }
 
     /// The report as a Markdown table.
@@ -264,10 +322,11 @@ public enum Bench {
     public static func run(_ utterances: [LabelledUtterance], jobs: Int = 1,
                            makeAssistant: @escaping @Sendable (_ worker: Int, _ dataDirectory: URL) throws -> Assistant,
                            noise: NoiseMixer? = nil, snr: Double? = nil,
-                           progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> BenchReport {
+                           progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+                           onResult: @escaping @Sendable (UtteranceResult) -> Void = { _ in }) async throws -> BenchReport {
         let groups = conversations(utterances)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hark-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = Scratch.make("data")
+        defer { Scratch.remove(root) }
         let next = Counter(), done = Counter()
         let total = utterances.count
         let workers = max(1, min(jobs, groups.count))
@@ -278,18 +337,23 @@ public enum Bench {
                     while true {
                         let index = next.take()
                         guard index < groups.count else { break }
-                        let data = root.appendingPathComponent("conversation-\(index)")
-                        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                        defer { try? FileManager.default.removeItem(at: data) }
-                        let assistant = try makeAssistant(worker, data)
-                        var results: [UtteranceResult] = []
-                        for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
-                            let samples = try audio(u.audio, noise: noise, snr: snr)
-                            let started = ContinuousClock.now
-                            let turn = try await assistant.hear(samples)
-                            let latency = (ContinuousClock.now - started) / .seconds(1)
-                            results.append(score(u, turn, latency: latency))
-                            progress(done.take() + 1, total)
+                        let results = try await Scratch.using {
+                            let data = root.appendingPathComponent("conversation-\(index)")
+                            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                            defer { try? FileManager.default.removeItem(at: data) }
+                            let assistant = try makeAssistant(worker, data)
+                            var results: [UtteranceResult] = []
+                            for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                                let samples = try audio(u.audio, noise: noise, snr: snr)
+                                let started = ContinuousClock.now
+                                let turn = try await assistant.hear(samples)
+                                let latency = (ContinuousClock.now - started) / .seconds(1)
+                                let result = score(u, turn, latency: latency)
+                                results.append(result)
+                                onResult(result)
+                                progress(done.take() + 1, total)
+                            }
+                            return results
                         }
                         mine.append((index, results))
                     }
@@ -314,8 +378,8 @@ public enum Bench {
         let ordered = groups.flatMap { $0.sorted { ($0.turn ?? 0) < ($1.turn ?? 0) } }
         let audio = try ordered.map { try untrimmedAudio($0.audio, noise: noise, snr: snr) }
         let output = try stock.decode(audio, jobs: jobs)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hark-baseline-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = Scratch.make("baseline")
+        defer { Scratch.remove(root) }
         var results: [UtteranceResult] = []
         var index = 0
         for (g, group) in groups.enumerated() {
@@ -395,6 +459,8 @@ public enum Bench {
             result.slotsRight = u.slots.filter { name, value in given[name].map(trimmed) == trimmed(value) }.count
         }
         result.code = answer.code
+        result.set = u.set
+        result.expectedText = u.text
         return result
     }
 
@@ -481,7 +547,57 @@ public enum Bench {
                 : Double(outOfGrammar.filter { !$0.accepted }.count) / Double(outOfGrammar.count),
             rtf: audio > 0 ? results.reduce(0) { $0 + $1.decodeSeconds } / audio : 0,
             latencyMs: .init(p50: percentile(0.5), p95: percentile(0.95)),
-            errors: results.filter { !$0.accepted })
+            errors: results.filter { !$0.accepted },
+            results: results,
+            byIntent: Dictionary(grouping: results, by: { $0.expectedIntent ?? "reject" }).mapValues { BenchReport.Group($0) },
+            bySet: Dictionary(grouping: results, by: { $0.set ?? "none" }).mapValues { BenchReport.Group($0) })
+    }
+}
+
+/// The temporary folders a benchmark makes (`$TMPDIR/hark-bench-*`), known
+/// so that an interrupted run can remove them before it exits.
+public enum Scratch {
+    private static let made = Mutex<Set<String>>([])
+    /// Whether the process is exiting, and how many workers are writing in
+    /// the folders now.
+    private static let activity = Mutex<(closed: Bool, active: Int)>((false, 0))
+
+    /// Runs `body`, which writes in the folders, unless the process is
+    /// exiting: then it waits for the exit instead, so that nothing is
+    /// written after ``removeAll(waitingUpTo:)`` removed the folders.
+    public static func using<T>(_ body: () async throws -> T) async rethrows -> T {
+        while !activity.withLock({ a in a.closed ? false : { a.active += 1; return true }() }) {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        defer { activity.withLock { $0.active -= 1 } }
+        return try await body()
+    }
+
+    /// A new, empty folder `hark-bench-<what>-<uuid>` in the temporary directory.
+    public static func make(_ what: String) -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-bench-\(what)-\(UUID().uuidString)")
+        made.withLock { _ = $0.insert(url.path) }
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Removes a folder ``make(_:)`` made.
+    public static func remove(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+        made.withLock { _ = $0.remove(url.path) }
+    }
+
+    /// Removes every folder still there (on an interrupt): first lets the
+    /// workers in ``using(_:)`` finish (at most `limit`), and lets no other
+    /// start.
+    public static func removeAll(waitingUpTo limit: Duration = .seconds(60)) {
+        let deadline = ContinuousClock.now + limit
+        activity.withLock { $0.closed = true }
+        while activity.withLock({ $0.active }) > 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        for path in made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+        made.withLock { $0.removeAll() }
     }
 }
 

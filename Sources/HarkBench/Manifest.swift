@@ -14,11 +14,14 @@ public struct LabelledUtterance: Sendable, Decodable {
     /// Turns of one conversation share this; they run in `turn` order with one assistant.
     public var conversation: String?
     public var turn: Int?
+    /// The manifest's `set` (a group of utterances, e.g. "core"), when it gives one.
+    public var set: String?
 
-    enum CodingKeys: String, CodingKey { case audio, text, app, intent, slots, conversation, turn }
+    enum CodingKeys: String, CodingKey { case audio, text, app, intent, slots, conversation, turn, set }
 
     public init(audio: String, text: String? = nil, app: String? = nil, intent: String?, slots: [String: String] = [:],
-                conversation: String? = nil, turn: Int? = nil) {
+                conversation: String? = nil, turn: Int? = nil, set: String? = nil) {
+        self.set = set
         self.audio = audio
         self.text = text
         self.app = app
@@ -37,6 +40,7 @@ public struct LabelledUtterance: Sendable, Decodable {
         slots = try c.decodeIfPresent([String: String].self, forKey: .slots) ?? [:]
         conversation = try c.decodeIfPresent(String.self, forKey: .conversation)
         turn = try c.decodeIfPresent(Int.self, forKey: .turn)
+        set = try c.decodeIfPresent(String.self, forKey: .set)
     }
 }
 

@@ -65,9 +65,8 @@ public struct StockPocketSphinx: Sendable {
 
     /// One run of the tool over `utterances`.
     private func run(_ utterances: [[Int16]]) throws -> Run {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-stock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = Scratch.make("stock")
+        defer { Scratch.remove(folder) }
         var ids: [String] = []
         for (i, samples) in utterances.enumerated() {
             let id = String(format: "u%06d", i)

@@ -344,8 +344,7 @@ public struct INGetRideStatusIntent: TypedIntent, Hashable {
     }
 
     public var parameters: [String: ParameterValue] {
-        var parameters: [String: ParameterValue] = [:]
-        return parameters
+        [:]
     }
 }
 
@@ -419,8 +418,7 @@ public struct INCancelRideIntent: TypedIntent, Hashable {
     }
 
     public var parameters: [String: ParameterValue] {
-        var parameters: [String: ParameterValue] = [:]
-        return parameters
+        [:]
     }
 }
 

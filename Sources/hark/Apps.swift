@@ -14,10 +14,10 @@ extension HarkCommand {
             subcommands: [List.self, Authorize.self, Revoke.self], defaultSubcommand: List.self)
 
         struct Location: ParsableArguments {
-            @Option(help: "Folder of installed apps (one folder per app with an Info.plist).")
+            @Option(help: "Folder of installed apps (one folder per app with an Info.plist).", completion: .directory)
             var apps: String?
 
-            @Option(help: "Where Hark keeps its data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+            @Option(help: "Where Hark keeps its data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).", completion: .directory)
             var dataDir: String?
 
             var appsDirectory: String { apps ?? (Resources.modelsDirectory() as NSString).appendingPathComponent("apps") }
@@ -39,7 +39,8 @@ extension HarkCommand {
                     ([app.name, app.info.displayName] + app.info.alternativeNames.map(\.name))
                         .contains { $0.lowercased().filter { $0.isLetter || $0.isNumber } == key }
                 }) { return app }
-                throw CommandFailure(description: "no installed app is called '\(name)' (installed: \(apps.map(\.name).joined(separator: ", ")))")
+                let names = apps.flatMap { [$0.name, $0.info.displayName] }
+                throw CommandFailure(description: "no installed app is called '\(name)'\(Suggestions.didYouMean(name, in: Array(Set(names)).sorted())) (installed: \(apps.map(\.name).joined(separator: ", ")))")
             }
         }
 
@@ -115,7 +116,7 @@ extension HarkCommand {
         struct Authorize: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Allow an app to work with Hark (shows what the app says it uses Hark for).")
-            @Argument(help: "The app's name.") var app: String
+            @Argument(help: "The app's name.", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) }) var app: String
             @OptionGroup var location: Location
 
             func run() async throws {
@@ -133,7 +134,7 @@ extension HarkCommand {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Stop an app from working with Hark.")
-            @Argument(help: "The app's name.") var app: String
+            @Argument(help: "The app's name.", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) }) var app: String
             @OptionGroup var location: Location
 
             func run() async throws {

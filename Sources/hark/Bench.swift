@@ -13,29 +13,38 @@ extension HarkCommand {
             abstract: "Replay labelled audio through the whole pipeline and report accuracy and speed.",
             discussion: """
                 Examples:
-                  hark bench audio-fixtures/manifest.jsonl --report bench-report
-                  hark bench --labels barista-dev/labels.json --audio-dir barista-dev/audio \\
-                             --noise barista-dev/kitchen-noise.wav --snr 24,18,12,6 --report bench-report
-                With --noise, every utterance is decoded clean and at each SNR (noise mixed as the
-                speech-to-intent benchmark defines it, excerpts chosen by a fixed seed); --report then also
-                writes accuracy-vs-snr.svg.
-                Command acceptance: the intent is right and every labelled slot has exactly the labelled
-                value (trimmed); extra slots are not counted against it; no answer is an error.
+                  hark bench audio-fixtures/manifest.jsonl --set core --report bench-report
+                  sox -n -r 16000 hum.wav synth 5 brownnoise vol 0.3
+                  hark bench audio-fixtures/manifest.jsonl --set out-of-grammar \\
+                      --noise hum.wav --snr 6 --report bench-noisy
+
+                With --noise, every utterance is decoded clean and at each SNR (noise mixed as the speech-to-intent benchmark defines it, excerpts chosen by a fixed seed); --report then also writes accuracy-vs-snr.svg.
+
+                Command acceptance: the intent is right and every labelled slot has exactly the labelled value (trimmed); extra slots are not counted against it; no answer is an error.
+
+                report.json holds the settings (version, date, host, decoder options, denoise, rejection, seed, noise, SNRs), the figures, figures per intent and per manifest set, and every utterance's result. Interrupted (Ctrl-C, SIGTERM), hark bench writes what it decoded so far, marked "partial": true, removes its temporary files and exits 130 (143 on SIGTERM).
                 """)
 
-        @Argument(help: "A JSON Lines manifest: audio (relative to the manifest), text, app, intent, slots.")
+        @Argument(help: "A JSON Lines manifest: audio (relative to the manifest), text, app, intent, slots, set.",
+                  completion: .file(extensions: ["jsonl"]))
         var manifest: String?
 
-        @Option(help: ArgumentHelp("Labels in the speech-to-intent benchmark's format instead of a manifest: {\"<file>.wav\": {\"intent\": ..., \"slots\": {...}}}.", valueName: "labels.json"))
+        @Option(help: ArgumentHelp("Labels in the speech-to-intent benchmark's format instead of a manifest: {\"<file>.wav\": {\"intent\": ..., \"slots\": {...}}}.", valueName: "labels.json"),
+                completion: .file(extensions: ["json"]))
         var labels: String?
 
-        @Option(help: "Folder of the audio files the labels name (default: the labels' audio/ folder, else their folder).")
+        @Option(help: "Folder of the audio files the labels name (default: the labels' audio/ folder, else their folder).",
+                completion: .directory)
         var audioDir: String?
 
-        @Option(help: "Folder to write report.json (and accuracy-vs-snr.svg) into.")
+        @Option(name: .customLong("set"), help: ArgumentHelp("Only the manifest's utterances of this set (e.g. core); repeatable.", valueName: "set"))
+        var sets: [String] = []
+
+        @Option(help: "Folder to write report.json (and accuracy-vs-snr.svg) into.", completion: .directory)
         var report: String?
 
-        @Option(help: "A WAV of noise to mix into every utterance (e.g. barista-dev/kitchen-noise.wav).")
+        @Option(help: "A WAV of noise to mix into every utterance (e.g. barista-dev/kitchen-noise.wav).",
+                completion: .file(extensions: ["wav"]))
         var noise: String?
 
         @Option(help: "Signal-to-noise ratios in dB for --noise, comma-separated.")
@@ -47,13 +56,18 @@ extension HarkCommand {
         @Option(help: "Conversations decoded at once, each worker with its own decoder (figures other than timings do not change).")
         var jobs: Int = 1
 
-        @Option(help: ArgumentHelp("A peer decoding the same audio in the same run: 'pocketsphinx' is Debian's stock pocketsphinx_batch with the JSGF export of the same grammar, parsed by Hark's parser.", valueName: "pocketsphinx"))
-        var baseline: String?
+        @Option(help: "A peer decoding the same audio in the same run: 'pocketsphinx' is Debian's stock pocketsphinx_batch with the JSGF export of the same grammar, parsed by Hark's parser.")
+        var baseline: Baseline?
 
         @Option(help: "Exit non-zero when clean command acceptance (in %) is below this floor.")
         var minCommandAcceptance: Double?
 
         @OptionGroup var options: AssistantOptions
+
+        /// `--baseline`: the peers Hark can be measured beside.
+        enum Baseline: String, ExpressibleByArgument, CaseIterable {
+            case pocketsphinx
+        }
 
         func validate() throws {
             switch (manifest, labels) {
@@ -63,9 +77,6 @@ extension HarkCommand {
             }
             if noise != nil, snrs == nil {
                 throw ValidationError("--snr takes numbers in dB separated by commas, e.g. 24,18,12,6")
-            }
-            if let baseline, baseline != "pocketsphinx" {
-                throw ValidationError("--baseline takes 'pocketsphinx' (stock pocketsphinx_batch), got '\(baseline)'")
             }
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs takes 1 to 64 workers") }
             if options.dataDir != nil {
@@ -79,22 +90,50 @@ extension HarkCommand {
         func run() async throws {
             bootstrapLogging(verbose: options.verbose)
             try await Self.reportingErrors {
-                let utterances: [LabelledUtterance]
+                var utterances: [LabelledUtterance]
                 if let labels {
                     utterances = try Labels.load(labels, audioDirectory: audioDir ?? Labels.defaultAudioDirectory(for: labels))
                 } else {
                     utterances = try Manifest.load(manifest!)
                 }
+                if !sets.isEmpty {
+                    let known = Set(utterances.compactMap(\.set))
+                    for set in sets where !known.contains(set) {
+                        throw CommandFailure(description: "no utterance of \(manifest ?? labels!) is in the set '\(set)'\(Suggestions.didYouMean(set, in: known.sorted())) (sets: \(known.sorted().joined(separator: ", ")))")
+                    }
+                    utterances = utterances.filter { $0.set.map(sets.contains) ?? false }
+                }
                 let decoders = try (0..<jobs).map { _ in try Wiring.decoder(options) }
                 let mixer = try noise.map { try NoiseMixer(noisePath: $0, seed: seed) }
                 let conditions: [Double?] = [nil] + (mixer == nil ? [] : snrs!.map(Optional.some))
+                let settings = BenchSettings(
+                    manifest: manifest, labels: labels, audioDirectory: labels.map { audioDir ?? Labels.defaultAudioDirectory(for: $0) },
+                    sets: sets, model: options.model, apps: options.apps, domains: options.domains,
+                    decoderOptions: options.decoderArguments, rejection: options.rejection,
+                    denoise: options.denoise.rawValue, denoiseActive: options.recognizerOptions.denoise,
+                    noise: noise, seed: seed, snrs: mixer == nil ? [] : snrs!, jobs: jobs, baseline: baseline?.rawValue)
+                let recorder = BenchRecorder()
+                let terminal = isatty(STDERR_FILENO) == 1
+                let interrupts = Interrupts { signal in
+                    // The workers finish the conversation they are in (its
+                    // turns are scored), then no temporary files are left
+                    // behind, and what was decoded is reported.
+                    FileHandle.standardError.write(Data("\nhark: interrupted; finishing the conversations being decoded\n".utf8))
+                    Scratch.removeAll()
+                    let partial = recorder.partialReport(settings: settings)
+                    FileHandle.standardError.write(Data("hark: \(partial.map { "the partial report of \($0.utterances) utterances" + (report.map { " is in \($0)/report.json" } ?? "") } ?? "nothing was decoded")\n".utf8))
+                    if let partial {
+                        try? Output.line(partial.markdown)
+                        if let report { try? Self.write(partial, to: report) }
+                    }
+                }
+                defer { interrupts.cancel() }
                 var result: BenchReport?
                 var bySnr: [BenchReport.Condition] = []
                 var stock: StockPocketSphinx?
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hark-bench-jsgf-\(UUID().uuidString)")
-                defer { try? FileManager.default.removeItem(at: scratch) }
+                let scratch = Scratch.make("jsgf")
+                defer { Scratch.remove(scratch) }
                 if baseline != nil {
-                    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
                     let exported = try JSGFExport.make(apps: options.apps, domains: options.domains,
                                                        dataDirectory: scratch.appendingPathComponent("data"), model: options.model)
                     let grammar = scratch.appendingPathComponent("hark.gram"), dictionary = scratch.appendingPathComponent("hark.dict")
@@ -107,12 +146,15 @@ extension HarkCommand {
                 var peerBySnr: [BenchReport.Condition] = []
                 for condition in conditions {
                     let label = condition.map { String(format: "%g dB", $0) } ?? "clean"
+                    let progress = BenchProgress(label: label, total: utterances.count, terminal: terminal) { text in
+                        FileHandle.standardError.write(Data(text.utf8))
+                    }
+                    recorder.begin(snr: condition)
                     let report = try await Bench.run(utterances, jobs: jobs, makeAssistant: { worker, data in
                         try Wiring.assistant(options, decoder: decoders[worker], dataDirectory: data)
-                    }, noise: mixer, snr: condition) { done, total in
-                        FileHandle.standardError.write(Data("\r\(label): \(Self.bar(done, total)) \(done)/\(total)".utf8))
-                        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-                    }
+                    }, noise: mixer, snr: condition, progress: { done, _ in progress.update(done: done) },
+                       onResult: { recorder.record($0) })
+                    recorder.finish(report, snr: condition)
                     if result == nil { result = report }
                     bySnr.append(report.condition(snr: condition))
                     if let stock {
@@ -125,6 +167,7 @@ extension HarkCommand {
                     }
                 }
                 var final = result!
+                final.settings = settings
                 if mixer != nil { final.bySnr = bySnr }
                 if let peer {
                     final.baseline = BenchReport.Baseline(name: "stock pocketsphinx_batch (JSGF)", peer: peer, hark: final)
@@ -133,14 +176,12 @@ extension HarkCommand {
                 final.peakRssMb = Bench.peakResidentMegabytes()
                 try Output.line(final.markdown)
                 if let report {
-                    try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    let folder = URL(fileURLWithPath: report)
-                    try encoder.encode(final).write(to: folder.appendingPathComponent("report.json"))
-                    if mixer != nil {
+                    try Self.write(final, to: report)
+                    if let noise, mixer != nil {
                         let title = "Hark: \(URL(fileURLWithPath: manifest ?? labels!).deletingLastPathComponent().lastPathComponent), \(utterances.count) utterances"
-                        try Data(AccuracyPlot.svg(bySnr, title: title).utf8).write(to: folder.appendingPathComponent("accuracy-vs-snr.svg"))
+                        let svg = AccuracyPlot.svg(bySnr, title: title, noise: URL(fileURLWithPath: noise).lastPathComponent,
+                                                   baseline: peer == nil ? nil : (name: "stock pocketsphinx", conditions: peerBySnr))
+                        try Data(svg.utf8).write(to: URL(fileURLWithPath: report).appendingPathComponent("accuracy-vs-snr.svg"))
                     }
                 }
                 if let floor = minCommandAcceptance, final.commandAcceptance * 100 < floor {
@@ -149,15 +190,18 @@ extension HarkCommand {
             }
         }
 
+        /// Writes `report` as `folder/report.json`.
+        static func write(_ report: BenchReport, to folder: String) throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: folder).appendingPathComponent("report.json"), options: .atomic)
+        }
+
         /// The SNRs of --snr, or nil when one is not a number.
         var snrs: [Double]? {
             let values = snr.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             return values.isEmpty || values.contains(nil) ? nil : values.compactMap { $0 }
-        }
-
-        static func bar(_ done: Int, _ total: Int, width: Int = 30) -> String {
-            let filled = total > 0 ? width * done / total : width
-            return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
         }
     }
 }

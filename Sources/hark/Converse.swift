@@ -11,9 +11,14 @@ extension HarkCommand {
     struct Converse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Talk to the apps by typing: one turn per line on standard input; Hark answers each.",
+            usage: "hark converse [<options>] < requests.txt",
             discussion: """
                 Same conversation as spoken (follow-up questions, confirmation, disambiguation), without audio.
-                Example: printf 'send a MonkeyChat message\\nBobo\\nplease send more bananas\\n' | hark converse --json
+
+                Examples:
+                  echo "What can you do?" | hark converse
+                  printf 'send a MonkeyChat message\\nBobo\\nplease send more bananas\\n' |
+                      hark converse --json
                 """)
 
         @Flag(help: "Print one JSON object per turn (as `hark replay --json`).")
@@ -28,13 +33,13 @@ extension HarkCommand {
         @Option(help: "Seconds after which a handler that has not answered fails.")
         var timeout: Double = 15
 
-        @Option(help: "Folder of installed apps (one folder per app with an Info.plist).")
+        @Option(help: "Folder of installed apps (one folder per app with an Info.plist).", completion: .directory)
         var apps: String?
 
-        @Option(help: "Folder of built-in domain grammars (*.hark).")
+        @Option(help: "Folder of built-in domain grammars (*.hark).", completion: .directory)
         var domains: String?
 
-        @Option(help: "Where the apps keep their data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+        @Option(help: "Where the apps keep their data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).", completion: .directory)
         var dataDir: String?
 
         @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")

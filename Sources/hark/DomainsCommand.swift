@@ -4,14 +4,41 @@ import HarkIntents
 
 extension HarkCommand {
     /// `hark domains`: the SiriKit intents Hark knows, for app developers.
-    struct DomainsCommand: AsyncParsableCommand {
+    struct DomainsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "domains",
             abstract: "List the SiriKit domains and intents Hark understands, with their parameters.",
-            discussion: "Example: hark domains --intent INSendPaymentIntent")
+            discussion: """
+                Examples:
+                  hark domains --intent INSendPaymentIntent
+                  hark domains --json
+                """)
 
-        @Option(help: "Only this intent (e.g. INSendMessageIntent).")
+        @Option(help: "Only this intent (e.g. INSendMessageIntent).", completion: .list(Domains.all.keys.sorted()))
         var intent: String?
+
+        @Flag(help: "Print JSON: [{domain, intents: [{name, summary, parameters, confirmation, examples}]}].")
+        var json = false
+
+        struct DomainJSON: Encodable {
+            var domain: String
+            var intents: [IntentJSON]
+        }
+
+        struct IntentJSON: Encodable {
+            var name: String
+            var summary: String
+            var parameters: [ParameterJSON]
+            var confirmation: String?
+            var examples: [String]
+        }
+
+        struct ParameterJSON: Encodable {
+            var name: String
+            var type: String
+            var required: Bool
+            var documentation: String
+        }
 
         func validate() throws {
             if let intent, Domains.all[intent] == nil {
@@ -21,6 +48,19 @@ extension HarkCommand {
 
         func run() async throws {
             try await Self.reportingErrors {
+                if json {
+                    try printJSON(Domains.domains.compactMap { domain, intents -> DomainJSON? in
+                        let shown = intents.filter { intent == nil || $0 == intent }.compactMap { Domains.all[$0] }
+                        guard !shown.isEmpty else { return nil }
+                        return DomainJSON(domain: domain, intents: shown.map { d in
+                            IntentJSON(name: d.name, summary: d.summary,
+                                       parameters: d.parameters.map { ParameterJSON(name: $0.name, type: $0.type, required: $0.required, documentation: $0.documentation) },
+                                       confirmation: d.confirmation,
+                                       examples: d.examples.map { $0.replacingOccurrences(of: "{app}", with: "<App>") })
+                        })
+                    })
+                    return
+                }
                 for (domain, intents) in Domains.domains {
                     let shown = intents.filter { intent == nil || $0 == intent }
                     guard !shown.isEmpty else { continue }

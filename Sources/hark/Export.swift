@@ -17,25 +17,24 @@ extension HarkCommand {
         struct JSGF: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Write the grammar of every installed app and domain as one JSGF 1.0 grammar.",
+                usage: "hark export jsgf [<options>] [--out <file.gram>]",
                 discussion: """
-                    The public rule <command> is the choice of every app's intents; rules, lists and built-in
-                    types (numbers, times, ...) are shared JSGF rules. Free-text slots take the dictation words
-                    (models/dictation/words.txt) as the rule <dictation> = (w1 | w2 | ...)+.
+                    The public rule <command> is the choice of every app's intents; rules, lists and built-in types (numbers, times, ...) are shared JSGF rules. Free-text slots take the dictation words (models/dictation/words.txt) as the rule <dictation> = (w1 | w2 | ...)+.
+
+                    With --out, the words' pronunciations (names and hint pieces that the CMU dictionary lacks included) go to a dictionary next to it (FILE.dict, or --dict), ready for `pocketsphinx_continuous -jsgf FILE.gram -dict FILE.dict`.
+
                     Examples:
                       hark export jsgf --out hark.gram
-                      hark export jsgf --apps models/benchmark-apps --out barista.gram
-                      pocketsphinx_continuous -jsgf barista.gram -dict barista.dict -infile order.wav
-                    With --out, the words' pronunciations (names and hint pieces that the CMU dictionary lacks
-                    included) go to a dictionary next to it (FILE.dict, or --dict).
+                      hark export jsgf --apps models/benchmark-apps --out barista.gram --json
                     """)
 
-            @Option(help: "Folder of installed apps (default: models/apps).")
+            @Option(help: "Folder of installed apps (default: models/apps).", completion: .directory)
             var apps: String?
 
-            @Option(help: "Folder of built-in domain grammars (default: models/domains).")
+            @Option(help: "Folder of built-in domain grammars (default: models/domains).", completion: .directory)
             var domains: String?
 
-            @Option(help: "Where the apps keep their data, for user vocabulary such as contacts (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+            @Option(help: "Where the apps keep their data, for user vocabulary such as contacts (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).", completion: .directory)
             var dataDir: String?
 
             @Option(help: "The file to write (default: standard output).")
@@ -53,8 +52,30 @@ extension HarkCommand {
             @Flag(help: "Make every intent rule public too (pocketsphinx then needs -toprule NAME.command).")
             var publicIntents = false
 
+            @Flag(help: "With --out, print what was written as JSON: {grammar, dictionary, name, words}.")
+            var json = false
+
+            struct Summary: Encodable {
+                var grammar: String
+                var dictionary: String?
+                var name: String
+                /// Words in the pronouncing dictionary.
+                var words: Int
+
+                func encode(to encoder: any Encoder) throws {
+                    var c = encoder.container(keyedBy: CodingKeys.self)
+                    try c.encode(grammar, forKey: .grammar)
+                    try c.encode(dictionary, forKey: .dictionary)
+                    try c.encode(name, forKey: .name)
+                    try c.encode(words, forKey: .words)
+                }
+
+                enum CodingKeys: String, CodingKey { case grammar, dictionary, name, words }
+            }
+
             func validate() throws {
                 if let dictationWords, dictationWords < 0 { throw ValidationError("--dictation-words must be 0 or more") }
+                if json, out == nil { throw ValidationError("--json summarises the files --out writes; give --out FILE") }
                 guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                     throw ValidationError("--name takes letters, digits and '_' (a JSGF grammar name), got '\(name)'")
                 }
@@ -69,12 +90,18 @@ extension HarkCommand {
                         dictionary: dict != nil || out != nil)
                     if let out {
                         try Data(exported.grammar.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-                        FileHandle.standardError.write(Data("wrote \(out)\n".utf8))
+                        if !json { FileHandle.standardError.write(Data("wrote \(out)\n".utf8)) }
                     }
+                    var written: String?
                     if let dictPath = dict ?? out.map({ (($0 as NSString).deletingPathExtension as NSString).appendingPathExtension("dict")! }),
                        let dictionary = exported.dictionary {
                         try Data(dictionary.utf8).write(to: URL(fileURLWithPath: dictPath), options: .atomic)
-                        FileHandle.standardError.write(Data("wrote \(dictPath)\n".utf8))
+                        if !json { FileHandle.standardError.write(Data("wrote \(dictPath)\n".utf8)) }
+                        written = dictPath
+                    }
+                    if json, let out {
+                        let words = exported.dictionary.map { $0.split(separator: "\n").count } ?? 0
+                        try printJSON(Summary(grammar: out, dictionary: written, name: name, words: words))
                     }
                     if out == nil {
                         try Output.write(exported.grammar)

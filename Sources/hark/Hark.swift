@@ -4,7 +4,10 @@ import HarkText
 #if canImport(Glibc)
 import Glibc
 #endif
+import Hark
+import HarkAudio
 import HarkRecognition
+import HarkSpeech
 import Logging
 
 /// `hark`: offline speech-to-intent, the SiriKit way.
@@ -13,6 +16,15 @@ struct HarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hark",
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
+        discussion: """
+            Examples:
+              hark replay audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
+              echo "Send a MonkeyChat message to Bobo saying hello" | hark converse
+              hark domains --intent INSendMessageIntent
+
+            Models (apps, domain grammars, dictation words) are found in $HARK_MODELS, else <prefix>/share/hark/models beside the installed executable, else ./models. See `man hark` and `hark help <subcommand>`.
+            """,
+        version: HarkVersion.number,
         subcommands: [Replay.self, Listen.self, Converse.self, Apps.self, DomainsCommand.self, Say.self, AudioInfo.self,
                       BenchCommand.self, Import.self, Export.self, LexiconCommand.self, Vocab.self, Serve.self]
     )
@@ -31,32 +43,35 @@ struct HarkCommand: AsyncParsableCommand {
             _ = unsafeBitCast(mallopt, to: Mallopt.self)(-8, 1)
         }
         #endif
+        Suggestions.checkSubcommand(of: Self.self, in: Array(CommandLine.arguments.dropFirst()))
         await main(nil)
     }
 }
 
 /// Options every command that runs the assistant shares.
 struct AssistantOptions: ParsableArguments {
-    @Option(help: "Acoustic model folder (default: Debian's pocketsphinx-en-us).")
-    var model: String = "/usr/share/pocketsphinx/model/en-us"
+    @Option(help: "Acoustic model folder.", completion: .directory)
+    var model: String = AcousticModel.defaultDirectory
 
-    @Option(help: "Folder of installed apps (one folder per app with an Info.plist).")
+    @Option(help: "Folder of installed apps (one folder per app with an Info.plist).", completion: .directory)
     var apps: String?
 
-    @Option(help: "Folder of built-in domain grammars (*.hark).")
+    @Option(help: "Folder of built-in domain grammars (*.hark).", completion: .directory)
     var domains: String?
 
-    @Option(help: "Where the apps keep their data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+    @Option(help: "Where the apps keep their data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).",
+            completion: .directory)
     var dataDir: String?
 
     @Option(name: .customLong("decoder-option"), help: ArgumentHelp("A pocketsphinx setting as NAME=VALUE (e.g. lw=8); repeatable.", valueName: "name=value"))
     var decoderOptions: [String] = []
 
-    @Option(help: ArgumentHelp("Out-of-grammar rejection: the garbage loop's probability per phone; higher rejects more, 'off' accepts the nearest sentence.", valueName: "penalty|off"))
+    @Option(help: ArgumentHelp("Out-of-grammar rejection: the garbage loop's probability per phone; higher rejects more, 'off' accepts the nearest sentence.", valueName: "penalty|off"),
+            completion: .list(["off", String(DecoderOptions.defaultRejectionPhonePenalty)]))
     var rejection: String = String(DecoderOptions.defaultRejectionPhonePenalty)
 
-    @Option(help: ArgumentHelp("Noise suppression before decoding: 'rnnoise' (RNNoise, installed by scripts/setup.sh; $HARK_RNNOISE_LIBRARY names another build) or 'off'.", valueName: "rnnoise|off"))
-    var denoise: String = "rnnoise"
+    @Option(help: "Noise suppression before decoding: 'auto' uses RNNoise when it can be loaded and warns once when not; 'rnnoise' requires it ($HARK_RNNOISE_LIBRARY names another build); 'off'.")
+    var denoise: Denoise = .auto
 
     @Flag(name: .shortAndLong, help: "Log what each stage does to standard error.")
     var verbose = false
@@ -65,13 +80,38 @@ struct AssistantOptions: ParsableArguments {
     var locked = false
 }
 
+/// `--denoise`: noise suppression in front of the recognizer.
+enum Denoise: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, rnnoise, off
+
+    /// Whether RNNoise runs: `auto` probes for the library once per process
+    /// and, when it cannot be loaded, warns once on standard error and goes
+    /// on without it.
+    var enabled: Bool {
+        switch self {
+        case .rnnoise: true
+        case .off: false
+        case .auto: Self.rnnoiseAvailable
+        }
+    }
+
+    /// Loads RNNoise once (a global's initialiser runs once, thread-safely).
+    private static let rnnoiseAvailable: Bool = {
+        do {
+            _ = try NoiseSuppressor()
+            return true
+        } catch {
+            let message = String(describing: error).split(separator: "\n").joined(separator: " ")
+            FileHandle.standardError.write(Data("hark: warning: decoding without noise suppression (--denoise auto): \(message)\n".utf8))
+            return false
+        }
+    }()
+}
+
 extension AssistantOptions {
     func validate() throws {
         for option in decoderOptions where !option.contains("=") {
             throw ValidationError("--decoder-option takes NAME=VALUE, got '\(option)'")
-        }
-        guard ["rnnoise", "off"].contains(denoise) else {
-            throw ValidationError("--denoise takes 'rnnoise' or 'off', got '\(denoise)'")
         }
         if rejection != "off" {
             guard let p = Double(rejection), p > 0, p < 1 else {
@@ -83,7 +123,7 @@ extension AssistantOptions {
     /// The recognizer settings these options give.
     var recognizerOptions: DecoderOptions {
         DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
-                       denoise: denoise == "rnnoise")
+                       denoise: denoise.enabled)
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.
@@ -97,7 +137,8 @@ extension AssistantOptions {
 
 /// Options for Hark's voice.
 struct VoiceOptions: ParsableArguments {
-    @Option(help: "espeak-ng voice (see `espeak-ng --voices`).")
+    @Option(help: "espeak-ng voice (see `hark say --list-voices`).",
+            completion: .custom { _, _, _ in ESpeakSynthesizer.availableVoices() })
     var voice: String = "en-us"
 
     @Option(help: "Speaking rate in words per minute.")
@@ -138,4 +179,11 @@ func bootstrapLogging(verbose: Bool) {
         handler.logLevel = verbose ? .debug : .warning
         return handler
     }
+}
+
+/// Prints `value` as one line of JSON (keys sorted, so output is stable).
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    try Output.line(String(decoding: try encoder.encode(value), as: UTF8.self))
 }

@@ -16,21 +16,37 @@ extension HarkCommand {
         struct Rhino: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Import a Picovoice Rhino context (YAML) as an app: <out>/NAME.hark and <out>/Info.plist.",
+                usage: "hark import rhino <file.yaml> --out <folder> [<options>]",
                 discussion: """
                     The grammar is written as readable Hark grammar text; edit it freely.
-                    Example: hark import rhino coffee_maker.yaml --out models/benchmark-apps/Barista
+
+                    Examples:
+                      hark import rhino Fuzz/corpus/rhino/lights.yaml --out apps/Lights
+                      hark import rhino Fuzz/corpus/rhino/macros.yaml --out apps/Timer --json
                     """)
 
-            @Argument(help: "The Rhino context file (YAML).")
+            @Argument(help: "The Rhino context file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
             var file: String
 
-            @Option(help: "The app folder to write (created if needed).")
+            @Option(help: "The app folder to write (created if needed).", completion: .directory)
             var out: String
+
+            @Flag(help: "Print what was written as JSON: {app, grammar, info_plist, intents}.")
+            var json = false
+
+            struct Summary: Encodable {
+                var app: String
+                var grammar: String
+                var infoPlist: String
+                var intents: [String]
+
+                enum CodingKeys: String, CodingKey { case app, grammar, intents, infoPlist = "info_plist" }
+            }
 
             @Option(help: "The app's name (default: the last component of --out).")
             var name: String?
 
-            @Option(help: "Acoustic model folder, to check every word has a pronunciation.")
+            @Option(help: "Acoustic model folder, to check every word has a pronunciation.", completion: .directory)
             var model: String = AcousticModel.defaultDirectory
 
             var appName: String {
@@ -64,8 +80,12 @@ extension HarkCommand {
                     try Self.infoPlist(name: name, intents: result.intents, grammar: declarations).write(to: plistURL, options: .atomic)
                     // Check the folder loads as an app, as the assistant will load it.
                     _ = try AppInfo(contentsOf: plistURL.path)
-                    try Output.line("wrote \(grammarURL.path) (intents: \(result.intents.joined(separator: ", ")))")
-                    try Output.line("wrote \(plistURL.path)")
+                    if json {
+                        try printJSON(Summary(app: name, grammar: grammarURL.path, infoPlist: plistURL.path, intents: result.intents))
+                    } else {
+                        try Output.line("wrote \(grammarURL.path) (intents: \(result.intents.joined(separator: ", ")))")
+                        try Output.line("wrote \(plistURL.path)")
+                    }
                     Self.warnAboutUnpronounceableWords(grammar: result.grammar, path: grammarURL.path, model: model)
                 }
             }

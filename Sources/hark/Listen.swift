@@ -12,14 +12,14 @@ extension HarkCommand {
         static let configuration = CommandConfiguration(
             abstract: "Listen on the microphone (or raw 16-bit PCM on stdin with --device -) and answer each utterance.",
             discussion: """
-                Push-to-talk / terminal use (no --wake): every utterance is a request; the answer is shown as a
-                card and spoken briefly (questions in full, a finished request's first sentence).
-                Hands-free (--wake "hey hark"): utterances without the wake phrase are ignored; what follows it is
-                the request (or, said alone, Hark answers "Yes?" and takes the next utterance); every answer is
-                spoken in full.
+                Push-to-talk / terminal use (no --wake): every utterance is a request; the answer is shown as a card and spoken briefly (questions in full, a finished request's first sentence).
+
+                Hands-free (--wake "hey hark"): utterances without the wake phrase are ignored; what follows it is the request (or, said alone, Hark answers "Yes?" and takes the next utterance); every answer is spoken in full.
+
                 Examples:
-                  hark listen --wake "hey hark"
-                  sox request.wav -t raw -r 16000 -c 1 -e signed -b 16 - | hark listen --device - --wake "hey hark" --playback none
+                  sox audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav \\
+                      -t raw -r 16000 -c 1 -e signed -b 16 - |
+                      hark listen --device - --playback none --json
                 """)
 
         @Option(help: "ALSA capture device, or - for raw signed 16-bit little-endian mono PCM on standard input.")

@@ -9,15 +9,23 @@ extension HarkCommand {
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replay WAV files through the whole pipeline; each file is one turn of one conversation.",
-            discussion: "Example: hark replay audio-fixtures/espeak/monkeychat-send-bobo.wav --json")
+            discussion: """
+                A follow-up answer (when Hark asks a question) goes in the next file.
 
-        @Argument(help: "WAV files, one per user turn, in order; - reads raw 16 kHz 16-bit mono PCM from standard input.")
+                Examples:
+                  hark replay audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
+                  hark replay audio-fixtures/flite-rms/monkeychat-ask-content-1.wav \\
+                      audio-fixtures/flite-rms/monkeychat-ask-content-2.wav --json
+                """)
+
+        @Argument(help: "WAV files, one per user turn, in order; - reads raw 16 kHz 16-bit mono PCM from standard input.",
+                  completion: .file(extensions: ["wav"]))
         var files: [String]
 
         @Flag(help: "Print one JSON object per turn.")
         var json = false
 
-        @Option(help: "Also write everything Hark says to this WAV file.")
+        @Option(help: "Also write everything Hark says to this WAV file.", completion: .file(extensions: ["wav"]))
         var speakTo: String?
 
         @OptionGroup var options: AssistantOptions

@@ -7,7 +7,13 @@ extension HarkCommand {
     /// `hark say TEXT`: speak with espeak-ng to the speaker or a WAV file.
     struct Say: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Speak text with Hark's voice, to a WAV file or the ALSA playback device.")
+            abstract: "Speak text with Hark's voice, to a WAV file or the ALSA playback device.",
+            usage: "hark say <text> [--out <file.wav>] [<options>]\nhark say --list-voices [--json]",
+            discussion: """
+                Examples:
+                  hark say "Your message to Bobo was sent" --out answer.wav
+                  hark say --list-voices --json
+                """)
 
         @Argument(help: "The text to speak.")
         var text: String?
@@ -15,7 +21,10 @@ extension HarkCommand {
         @Flag(help: "List the espeak-ng voices and exit.")
         var listVoices = false
 
-        @Option(help: "Write a 16-bit WAV file instead of playing.")
+        @Flag(help: "With --list-voices, print the voices as a JSON array.")
+        var json = false
+
+        @Option(help: "Write a 16-bit WAV file instead of playing.", completion: .file(extensions: ["wav"]))
         var out: String?
 
         @Option(help: "ALSA playback device.")
@@ -25,12 +34,14 @@ extension HarkCommand {
 
         func validate() throws {
             if !listVoices, text == nil { throw ValidationError("give the text to speak, or --list-voices") }
+            if json, !listVoices { throw ValidationError("--json goes with --list-voices") }
         }
 
         func run() async throws {
             try await Self.reportingErrors {
                 if listVoices {
-                    try Output.line(ESpeakSynthesizer.availableVoices().joined(separator: "\n"))
+                    let voices = ESpeakSynthesizer.availableVoices()
+                    if json { try printJSON(voices) } else { try Output.line(voices.joined(separator: "\n")) }
                     return
                 }
                 guard let text else { return }

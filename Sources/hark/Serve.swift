@@ -25,10 +25,11 @@ extension HarkCommand {
                 and a conversation agent to your voice assistants.
 
                 A wyoming-satellite in a room (a server itself) is dialled with --satellite.
+
                 Examples:
-                  hark serve --uri tcp://0.0.0.0:10700 --satellite tcp://kitchen-pi:10700
                   hark serve --uri tcp://127.0.0.1:10700 --json
-                  hark serve --uri unix:///run/hark/hark.sock
+                  hark serve --uri unix:///tmp/hark-serve.sock
+                  hark serve --uri tcp://127.0.0.1:0 --satellite tcp://127.0.0.1:10799
                 """)
 
         @Option(help: "Where to listen: tcp://HOST:PORT (port 0 picks a free one) or unix://PATH.")

@@ -13,9 +13,15 @@ extension HarkCommand {
             abstract: "Manage the user's vocabulary per app (contacts, playlists, workout names, ...), as SiriKit's INVocabulary.",
             discussion: """
                 Changes are stored under the data directory and reach a running `hark listen` before its next utterance.
+
                 Types: \(VocabularyStringType.allCases.map(\.rawValue).joined(separator: ", ")).
                 Limits (checked by `set` and whenever a file is loaded): \(UserVocabularyStore.maximumStringLength) UTF-16 units \
                 per string, \(UserVocabularyStore.maximumStringsPerType) strings per type, \(UserVocabularyStore.maximumFileSize / 1024) KiB per app.
+
+                Examples:
+                  hark vocab set --app MonkeyChat --type contactName Bobo "Little Bobo"
+                  hark vocab list --app MonkeyChat --json
+                  hark vocab remove-all --app MonkeyChat
                 """,
             subcommands: [Set.self, List.self, RemoveAll.self])
     }
@@ -23,13 +29,13 @@ extension HarkCommand {
 
 /// Options the `vocab` subcommands share.
 struct VocabularyOptions: ParsableArguments {
-    @Option(help: "Where Hark keeps its data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).")
+    @Option(help: "Where Hark keeps its data (default: $HARK_DATA_DIR, $XDG_DATA_HOME/hark or ~/.local/share/hark).", completion: .directory)
     var dataDir: String?
 
     @Option(help: "Whose vocabulary.")
     var user: String = "default"
 
-    @Option(help: "Folder of installed apps, to check the app's name.")
+    @Option(help: "Folder of installed apps, to check the app's name.", completion: .directory)
     var apps: String?
 
     /// The store, seeded with the sample apps' first-run vocabulary as the assistant would.
@@ -48,7 +54,7 @@ struct VocabularyOptions: ParsableArguments {
             return FileManager.default.fileExists(atPath: plist) ? try? AppInfo(contentsOf: plist).bundleName : nil
         }
         guard names.contains(app) else {
-            throw CommandFailure(description: "'\(app)' is not an installed app in \(folder) (installed: \(names.joined(separator: ", ")))")
+            throw CommandFailure(description: "'\(app)' is not an installed app in \(folder)\(Suggestions.didYouMean(app, in: names)) (installed: \(names.joined(separator: ", ")))")
         }
     }
 }
@@ -58,11 +64,15 @@ extension HarkCommand.Vocab {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace the app's strings of one type, most important first (no strings: remove the type).",
-            discussion: "Example: hark vocab set --app MonkeyChat --type contactName Bobo \"Bobo the Great\" Koko")
+            usage: "hark vocab set --app <app> --type <type> [<strings> ...] [<options>]",
+            discussion: """
+                Example:
+                  hark vocab set --app MonkeyChat --type contactName Bobo Koko
+                """)
 
-        @Option(help: "The app's bundle name (CFBundleName).")
+        @Option(help: "The app's bundle name (CFBundleName).", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String
-        @Option(help: "The vocabulary type, e.g. contactName.")
+        @Option(help: "The vocabulary type, e.g. contactName.", completion: .list(VocabularyStringType.allCases.map(\.rawValue)))
         var type: String
         @Argument(help: "The strings, most important first.")
         var strings: [String] = []
@@ -80,11 +90,13 @@ extension HarkCommand.Vocab {
 
     /// `hark vocab list [--app APP] [--type TYPE]`
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the stored vocabulary, most important first.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the stored vocabulary, most important first.",
+            usage: "hark vocab list [--app <app>] [--type <type>] [--json] [<options>]")
 
-        @Option(help: "Only this app.")
+        @Option(help: "Only this app.", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String?
-        @Option(help: "Only this type.")
+        @Option(help: "Only this type.", completion: .list(VocabularyStringType.allCases.map(\.rawValue)))
         var type: String?
         @Flag(help: "Print JSON: {app: {type: [strings]}}.")
         var json = false
@@ -119,9 +131,10 @@ extension HarkCommand.Vocab {
     /// `hark vocab remove-all --app APP`
     struct RemoveAll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove-all", abstract: "Remove all of the app's vocabulary (as on reset or logout).")
+            commandName: "remove-all", abstract: "Remove all of the app's vocabulary (as on reset or logout).",
+            usage: "hark vocab remove-all --app <app> [<options>]")
 
-        @Option(help: "The app's bundle name (CFBundleName).")
+        @Option(help: "The app's bundle name (CFBundleName).", completion: .custom { arguments, _, _ in Suggestions.installedAppNames(arguments) })
         var app: String
         @OptionGroup var options: VocabularyOptions
 

@@ -318,8 +318,21 @@ struct BenchCommandTests {
         let zeroDb = try #require(bySnr.last?["errors"] as? [[String: Any]])
         #expect(!zeroDb.isEmpty && zeroDb.allSatisfy { $0["expected_intent"] != nil && $0["heard"] != nil && $0["audio"] != nil })
         #expect((json["peak_rss_mb"] as? Double ?? 0) > 10)
-        let svg = try String(contentsOfFile: report + "/accuracy-vs-snr.svg", encoding: .utf8)
+        // What produced it, every utterance, and the figures per intent and per set.
+        let settings = try #require(json["settings"] as? [String: Any])
+        #expect(settings["version"] as? String == HarkVersion.number)
+        #expect(settings["noise"] as? String == noise && settings["snrs"] as? [Double] == [18, 0] && settings["seed"] as? Int == 1234)
+        for key in ["date", "host", "decoder_options", "denoise", "rejection", "model"] { #expect(settings[key] != nil, "settings lack \(key)") }
+        #expect(json["partial"] as? Bool == false)
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(results.count == 2 && results.allSatisfy { $0["audio"] != nil && $0["heard"] != nil && $0["accepted"] != nil && $0["decode_seconds"] != nil })
+        #expect((json["by_intent"] as? [String: Any])?["INSendMessageIntent"] != nil)
+        #expect(((json["by_set"] as? [String: [String: Any]])?["core"]?["utterances"] as? Int) == 2)
+        let svgPath = report + "/accuracy-vs-snr.svg"
+        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("command acceptance") && svg.contains("18 dB"))
+        #expect(svg.contains("signal-to-noise ratio (pink.wav)"), "the x axis names the noise file")
+        try render(svgPath)
         let floor = try runHark(["bench", manifest.path, "--min-command-acceptance", "101"])
         #expect(floor.status != 0 && floor.err.contains("below the floor"), "\(floor.err)")
     }
@@ -381,6 +394,82 @@ struct BenchCommandTests {
         let harkRTF = try #require(json["rtf"] as? Double), stockRTF = try #require(stock["rtf"] as? Double)
         #expect(stockRTF > 0 && abs((stock["speed_ratio"] as? Double ?? .nan) - stockRTF / harkRTF) < 1e-9)
         let unknown = try runHark(["bench", manifest.path, "--baseline", "kaldi"])
-        #expect(unknown.status != 0 && unknown.err.contains("--baseline takes 'pocketsphinx'"), "\(unknown.err)")
+        #expect(unknown.status != 0 && unknown.err.contains("'kaldi'") && unknown.err.contains("'pocketsphinx'"), "\(unknown.err)")
     }
+
+    @Test("SIGINT writes the partial report of what was decoded, removes the temporary files and exits 130")
+    func interrupted() throws {
+        let dir = try temporaryDirectory("bench-interrupt")
+        let tmp = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let report = dir.appendingPathComponent("report")
+        let err = dir.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer { try? errHandle.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.hark)
+        process.arguments = ["bench", Repo.fixtures.appendingPathComponent("manifest.jsonl").path, "--report", report.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = tmp.path // its temporary files, and only its, are here
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errHandle
+        try process.run()
+        // Wait (no time limit on the decoding) for the first utterance's progress line.
+        while process.isRunning, !((try? String(contentsOf: err, encoding: .utf8)) ?? "").contains("clean: 1/") {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        try #require(process.isRunning, "hark bench ended before it was interrupted: \((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: tmp.path)).filter { $0.hasPrefix("hark-bench-") }.isEmpty,
+                "a running bench keeps its conversations' data in hark-bench-* folders")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stderr = try String(contentsOf: err, encoding: .utf8)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(!stderr.contains("\r"), "no carriage returns when standard error is not a terminal")
+        #expect(stderr.contains("elapsed"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json"))) as? [String: Any])
+        #expect(json["partial"] as? Bool == true)
+        let decoded = try #require(json["utterances"] as? Int)
+        #expect(decoded >= 1 && decoded < 133)
+        #expect((json["results"] as? [Any])?.count == decoded)
+        #expect(((json["settings"] as? [String: Any])?["version"] as? String) == HarkVersion.number)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix("hark-bench-") }.isEmpty,
+                "temporary files left behind")
+    }
+
+    @Test("the SVG plots the baseline dashed, keeps the legend right of the data, and renders")
+    func plot() throws {
+        func condition(_ snr: Double?, _ acceptance: Double) -> BenchReport.Condition {
+            BenchReport.Condition(snrDb: snr, commandAcceptance: acceptance, intentAccuracy: acceptance + 0.05, wer: nil,
+                                  falseAcceptRate: nil, rtf: 0.1, errors: [])
+        }
+        let hark = [condition(nil, 0.9), condition(12, 0.8), condition(6, 0.6)]
+        let stock = [condition(nil, 0.7), condition(12, 0.5), condition(6, 0.3)]
+        let svg = AccuracyPlot.svg(hark, title: "t", noise: "kitchen-noise.wav", baseline: (name: "stock pocketsphinx", conditions: stock))
+        #expect(svg.contains("signal-to-noise ratio (kitchen-noise.wav)"))
+        #expect(svg.contains("stroke-dasharray") && svg.contains("stock pocketsphinx"))
+        // Every data point lies left of the legend box.
+        func numbers(_ attribute: String) -> [Double] {
+            svg.components(separatedBy: "\(attribute)=\"").dropFirst().compactMap { Double($0.prefix { $0 != "\"" }) }
+        }
+        let legendX = try #require(svg.components(separatedBy: "\n").first { $0.hasPrefix("<rect x=") && $0.contains("stroke=\"#999\"") }
+            .flatMap { Double($0.dropFirst("<rect x=\"".count).prefix { $0 != "\"" }) })
+        let pointsX = numbers("cx")
+        #expect(pointsX.count == 9 && pointsX.allSatisfy { $0 < legendX })
+        let path = try temporaryDirectory("plot").appendingPathComponent("plot.svg").path
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+        try render(path)
+    }
+}
+
+/// Renders an SVG with rsvg-convert (librsvg2-bin, installed by
+/// `scripts/setup.sh --test`): it must parse and give a non-empty PNG.
+func render(_ svg: String) throws {
+    let png = svg + ".png"
+    let result = try ProcessRunner.run("/usr/bin/rsvg-convert", ["-o", png, svg])
+    #expect(result.status == 0, "rsvg-convert could not render \(svg): \(result.err)")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+    #expect(bytes.count > 1000 && bytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
 }

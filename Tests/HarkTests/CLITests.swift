@@ -121,18 +121,24 @@ struct CLITests {
         #expect(result.err.contains("--model"))
     }
 
-    @Test("without RNNoise, replay is a one-line error saying what to do; --denoise off goes on without it")
+    @Test("without RNNoise, --denoise auto (the default) warns once and decodes; --denoise rnnoise is a one-line error saying what to do")
     func missingNoiseSuppressor() throws {
         let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
-        let missing = try runHark(["replay", path], environment: ["HARK_RNNOISE_LIBRARY": "/nonexistent/librnnoise.so"])
-        #expect(missing.status != 0)
-        #expect(missing.err.split(separator: "\n").count == 1, "\(missing.err)")
-        #expect(missing.err.contains("cannot load RNNoise (/nonexistent/librnnoise.so") && missing.err.contains("--denoise off"), "\(missing.err)")
-        let off = try runHark(["replay", path, "--denoise", "off"], environment: ["HARK_RNNOISE_LIBRARY": "/nonexistent/librnnoise.so"])
-        #expect(off.status == 0, "\(off.err)")
+        let environment = ["HARK_RNNOISE_LIBRARY": "/nonexistent/librnnoise.so"]
+        let auto = try runHark(["replay", path, path], environment: environment)
+        #expect(auto.status == 0, "\(auto.err)")
+        #expect(auto.out.contains("MonkeyChat"), "\(auto.out)")
+        let warnings = auto.err.split(separator: "\n").filter { $0.hasPrefix("hark: warning:") }
+        #expect(warnings.count == 1 && warnings[0].contains("without noise suppression"), "\(auto.err)")
+        let required = try runHark(["replay", path, "--denoise", "rnnoise"], environment: environment)
+        #expect(required.status != 0)
+        #expect(required.err.split(separator: "\n").count == 1, "\(required.err)")
+        #expect(required.err.contains("cannot load RNNoise (/nonexistent/librnnoise.so") && required.err.contains("--denoise off"), "\(required.err)")
+        let off = try runHark(["replay", path, "--denoise", "off"], environment: environment)
+        #expect(off.status == 0 && off.err.isEmpty, "\(off.err)")
         #expect(off.out.contains("MonkeyChat"), "\(off.out)")
         let bad = try runHark(["replay", path, "--denoise", "speex"])
-        #expect(bad.status != 0 && bad.err.contains("--denoise takes 'rnnoise' or 'off', got 'speex'"), "\(bad.err)")
+        #expect(bad.status != 0 && bad.err.contains("'speex'") && bad.err.contains("'auto', 'rnnoise' or 'off'"), "\(bad.err)")
     }
 
     @Test("listening on a capture device that does not exist is a clear error")
