@@ -101,7 +101,12 @@ extension GrammarFile {
     public func sampleSentence(of intent: IntentDefinition) -> String? {
         let typical: [String: String] = ["number": "two", "ordinal": "first", "currency": "five dollars", "time": "eight a m",
                                          "date": "tomorrow", "duration": "ten minutes"]
+        // Rules are expanded once each (a grammar whose rules double each
+        // other must not make this exponential), and a sentence longer than
+        // a person would say is no example.
+        let longest = 40
         var visiting = Set<String>()
+        var expanded: [String: [String]?] = [:]
         func words(_ expression: GrammarExpression) -> [String]? {
             switch expression {
             case .word(let w): return [w]
@@ -111,6 +116,7 @@ extension GrammarFile {
                     if case .optional = item { continue }
                     guard let part = words(item) else { return nil }
                     result += part
+                    if result.count > longest { return nil }
                 }
                 return result
             case .alternatives(let items):
@@ -118,9 +124,12 @@ extension GrammarFile {
             case .optional: return []
             case .value(let spoken, _): return words(spoken)
             case .rule(let name, _):
+                if let known = expanded[name] { return known }
                 guard let rule = rules[name], visiting.insert(name).inserted else { return nil }
                 defer { visiting.remove(name) }
-                return words(rule)
+                let result = words(rule)
+                expanded[name] = result
+                return result
             case .slot(let name, _):
                 switch source(ofSlot: name) {
                 case .text: return ["something"]
