@@ -4,7 +4,7 @@ import HarkIntents
 
 extension HarkCommand {
     /// `hark domains`: the SiriKit intents Hark knows, for app developers.
-    struct DomainsCommand: ParsableCommand {
+    struct DomainsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "domains",
             abstract: "List the SiriKit domains and intents Hark understands, with their parameters.",
