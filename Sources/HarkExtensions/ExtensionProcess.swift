@@ -197,10 +197,23 @@ public actor ExtensionProcess {
         try? stdout.fileHandleForWriting.close()
         try? stderr.fileHandleForWriting.close()
         let output = LineChannel(reading: dup(stdout.fileHandleForReading.fileDescriptor), name: "hark-ext-\(app)-out")
-        let errors = LineChannel(reading: dup(stderr.fileHandleForReading.fileDescriptor), name: "hark-ext-\(app)-err")
+        // Standard error is logged and kept from its own reading thread, so
+        // its last lines are there when the exit is reported, however busy
+        // Swift's cooperative pool is.
+        let logger = self.logger, tail = self.stderrTail
+        _ = LineChannel(reading: dup(stderr.fileHandleForReading.fileDescriptor), name: "hark-ext-\(app)-err") { event in
+            switch event {
+            case .line(let line):
+                logger.info("\(line)", metadata: ["extension.stream": "stderr"])
+                tail.append(String(line.prefix(300)))
+            case .overlong(let prefix):
+                logger.info("\(prefix)…", metadata: ["extension.stream": "stderr"])
+            case .end, .timedOut, .cancelled:
+                tail.finish()
+            }
+        }
         try? stdout.fileHandleForReading.close()
         try? stderr.fileHandleForReading.close()
-        forwardStandardError(errors)
         logger.info("extension started", metadata: ["extension.pid": "\(process.processIdentifier)",
                                                      "extension.command": "\(command.joined(separator: " "))"])
         let handshake: Handshake
@@ -255,26 +268,6 @@ public actor ExtensionProcess {
             throw fault(.handshake, "printed no handshake line within \(handshakeTimeout) (expected \(example); is its output buffered? flush after each line)")
         case .cancelled:
             throw CancellationError()
-        }
-    }
-
-    private func forwardStandardError(_ channel: LineChannel) {
-        let logger = self.logger, tail = self.stderrTail
-        Task.detached {
-            while true {
-                switch await channel.next(within: nil) {
-                case .line(let line):
-                    logger.info("\(line)", metadata: ["extension.stream": "stderr"])
-                    tail.append(String(line.prefix(300)))
-                case .overlong(let prefix):
-                    logger.info("\(prefix)…", metadata: ["extension.stream": "stderr"])
-                case .timedOut:
-                    continue
-                case .end, .cancelled:
-                    tail.finish()
-                    return
-                }
-            }
         }
     }
 
@@ -417,7 +410,7 @@ final class RecentLines: Sendable {
 
     /// Waits (briefly) for the extension's standard error to close.
     func waitUntilFinished() {
-        for _ in 0..<100 where !finished.withLock({ $0 }) { usleep(2_000) }
+        for _ in 0..<200 where !finished.withLock({ $0 }) { usleep(5_000) }
     }
 
     var lines: [String] { store.withLock { $0 } }

@@ -27,8 +27,14 @@ final class LineChannel: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Starts reading `fd` (which the channel closes at its end) on a new thread.
-    init(reading fd: Int32, name: String) {
+    /// Called on the reading thread for each line and at the end, instead
+    /// of keeping lines for ``next(within:)`` (standard error, which is only logged).
+    private let handler: (@Sendable (Event) -> Void)?
+
+    /// Starts reading `fd` (which the channel closes at its end) on a new
+    /// thread; with `handler`, every line (and the end) goes to it there.
+    init(reading fd: Int32, name: String, handler: (@Sendable (Event) -> Void)? = nil) {
+        self.handler = handler
         let thread = Thread { [self] in
             self.readLoop(fd)
         }
@@ -61,6 +67,10 @@ final class LineChannel: Sendable {
         }
         if !pending.isEmpty, !discarding { deliver(.line(Self.text(pending))) }
         close(fd)
+        if let handler {
+            handler(.end)
+            return
+        }
         let waiter = state.withLock { state -> CheckedContinuation<Event, Never>? in
             state.ended = true
             defer { state.waiter = nil }
@@ -76,6 +86,10 @@ final class LineChannel: Sendable {
     }
 
     private func deliver(_ event: Event) {
+        if let handler {
+            handler(event)
+            return
+        }
         let waiter = state.withLock { state -> CheckedContinuation<Event, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
