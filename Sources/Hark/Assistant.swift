@@ -215,7 +215,7 @@ public actor Assistant {
         if answerGrammar != nil, !isAnswer(recognition.text) {
             // Not an answer: perhaps a new request, which only the main grammar can hear.
             let request = try await decoder.recognize(samples, grammar: mainGrammar)
-            if isRequest(request.text) { recognition = request }
+            if self.request(in: request.text) != nil { recognition = request }
         }
         logger.debug("recognised", metadata: [
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",
@@ -308,46 +308,41 @@ public actor Assistant {
         return AnswerGrammar.answer(from: parse) != nil
     }
 
-    /// Whether `text` reads as a request to an app (not help, not an answer).
-    private func isRequest(_ text: String) -> Bool {
-        if case .app(let parse, _) = Self.route(mainParser.parse(text), defaultApp: catalog.defaultApp) { return parse.app != Help.app }
-        return false
+    /// The request to an app `text` reads as (not help, not an answer), if any.
+    private func request(in text: String) -> Parse? {
+        if case .app(let parse, _) = Self.route(mainParser.parse(text), defaultApp: catalog.defaultApp), parse.app != Help.app {
+            return parse
+        }
+        return nil
     }
 
-    /// Whether `text` is a request that names the app it is for.
-    private func namesAnApp(_ text: String) -> Bool {
-        if case .app(let parse, announce: false) = Self.route(mainParser.parse(text), defaultApp: catalog.defaultApp) {
-            return parse.app != Help.app && parse.slotValues[Catalog.appSlot] != nil
-        }
-        return false
+    /// A new request while a question is pending: the new one is what the
+    /// person wants now; the pending one is dropped, and Hark says so.
+    private func takeAsNewRequest(_ text: String, dropping intent: Intent) async -> Turn {
+        dropConversation()
+        var turn = await respond(to: text)
+        turn.speech = "Okay, I've dropped the \(Self.phrase(intent.name)) request. " + turn.speech
+        return turn
     }
+
+    /// What Hark says when it gives up after ``maximumMisunderstood`` answers that did not fit.
+    static let givingUp = "Sorry, I'm having trouble understanding. Let's leave it there; you can ask again any time."
 
     private func respond(to text: String) async -> Turn {
         if let candidates = choosingApp { return await chooseApp(text, among: candidates) }
         if let conversation, let question = pendingQuestion, let answerParser {
             // Free text takes any words, so a request that names an app is a new request, not the message.
-            if case .value(let parameter) = question, parameter.kind == .text, namesAnApp(text) {
-                let intent = await conversation.intent
-                dropConversation()
-                var turn = await respond(to: text)
-                turn.speech = "Okay, I've dropped the \(Self.phrase(intent.name)) request. " + turn.speech
-                return turn
+            if case .value(let parameter) = question, parameter.kind == .text,
+               request(in: text)?.slotValues[Catalog.appSlot] != nil {
+                return await takeAsNewRequest(text, dropping: await conversation.intent)
             }
             guard let parse = answerParser.parse(text).first, let answer = AnswerGrammar.answer(from: parse) else {
                 let intent = await conversation.intent
-                if isRequest(text) {
-                    // A new request while a question is pending: the new one is what the person wants now.
-                    dropConversation()
-                    var turn = await respond(to: text)
-                    turn.speech = "Okay, I've dropped the \(Self.phrase(intent.name)) request. " + turn.speech
-                    return turn
-                }
+                if request(in: text) != nil { return await takeAsNewRequest(text, dropping: intent) }
                 misunderstood += 1
                 if misunderstood >= Self.maximumMisunderstood {
                     dropConversation()
-                    var turn = self.turn(heard: text, reply: EngineReply(
-                        speech: "Sorry, I'm having trouble understanding. Let's leave it there; you can ask again any time.",
-                        code: nil, question: nil, intent: intent))
+                    var turn = self.turn(heard: text, reply: EngineReply(speech: Self.givingUp, code: nil, question: nil, intent: intent))
                     turn.code = "notUnderstood"
                     return turn
                 }
@@ -408,7 +403,7 @@ public actor Assistant {
                 return await start(request, heard: text)
             }
         }
-        if isRequest(text) {
+        if request(in: text) != nil {
             dropConversation()
             return await respond(to: text)
         }
@@ -416,8 +411,7 @@ public actor Assistant {
         let names = candidates.keys.sorted().map { catalog.app(named: $0)?.info.displayName ?? $0 }
         if misunderstood >= Self.maximumMisunderstood {
             dropConversation()
-            return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:],
-                        speech: "Sorry, I'm having trouble understanding. Let's leave it there; you can ask again any time.",
+            return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:], speech: Self.givingUp,
                         code: "notUnderstood", prompt: false, audioSeconds: 0, decodeSeconds: 0)
         }
         return Turn(heard: text, confidence: 1, app: nil, intent: candidates.values.first?.intent, slots: [:],

@@ -107,14 +107,6 @@ final class LineChannel: Sendable {
         waiter?.resume(returning: event)
     }
 
-    /// Lines already read and not yet taken, without waiting.
-    func drain() -> [Event] {
-        state.withLock { state in
-            defer { state.lines.removeAll() }
-            return state.lines
-        }
-    }
-
     /// The next line, ``Event/end`` once the other end is closed and every
     /// line was taken, ``Event/timedOut`` after `limit`, or
     /// ``Event/cancelled`` when the task is cancelled (no limit when
