@@ -25,9 +25,10 @@ public struct Pronunciation: Sendable, Equatable {
 /// letter-to-sound rules for words the dictionary lacks (names such as
 /// "bobo" or "bananarific"), so any word an app or user teaches can be heard.
 public struct Lexicon: Sendable {
-    /// Pronunciations by lower-cased word, the dictionary's order kept.
-    public private(set) var entries: [String: [[String]]]
-    /// Used for words not in ``entries``; nil: such words have no pronunciation.
+    /// The dictionary's pronunciations, packed (see ``PackedPronunciations``):
+    /// CMU's 135,000 entries as Swift arrays of strings took 28 MiB.
+    private var packed: PackedPronunciations
+    /// Used for words not in the dictionary; nil: such words have no pronunciation.
     public var letterToSound: LetterToSound?
 
     /// Reads a dictionary file.
@@ -37,14 +38,26 @@ public struct Lexicon: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RecognitionError("cannot read pronunciation dictionary '\(path)' (install pocketsphinx-en-us or pass --model DIR)")
         }
-        entries = Self.parse(data)
+        packed = Self.parse(data)
         letterToSound = .shared
     }
 
     public init(entries: [String: [[String]]] = [:], letterToSound: LetterToSound? = nil) {
-        self.entries = entries
+        packed = PackedPronunciations()
+        for (word, variants) in entries.sorted(by: { $0.key < $1.key }) {
+            for phones in variants { packed.append(word.lowercased(), phones) }
+        }
         self.letterToSound = letterToSound
     }
+
+    /// The dictionary's pronunciations of `word` (lower-cased), the
+    /// dictionary's order kept; nil when the dictionary lacks the word.
+    public func dictionaryPronunciations(of word: String) -> [[String]]? {
+        packed.variants(of: word.lowercased())
+    }
+
+    /// How many words the dictionary holds.
+    public var dictionaryWordCount: Int { packed.wordCount }
 
     /// The pronunciations of `word`: the dictionary's, else letter-to-sound.
     public func pronunciations(of word: String) -> [[String]]? {
@@ -57,7 +70,7 @@ public struct Lexicon: Sendable {
     /// The pronunciations of `word` and their source.
     public func lookup(_ word: String) -> Pronunciation? {
         let key = word.lowercased()
-        if let variants = entries[key] { return Pronunciation(word: key, variants: variants, source: .dictionary) }
+        if let variants = packed.variants(of: key) { return Pronunciation(word: key, variants: variants, source: .dictionary) }
         if let phones = letterToSound?.phones(for: key) {
             return Pronunciation(word: key, variants: [phones], source: .letterToSound)
         }
@@ -109,8 +122,8 @@ public struct Lexicon: Sendable {
     /// Adds a pronunciation (after any the word already has).
     public mutating func add(_ word: String, phones: [String]) {
         let key = word.lowercased()
-        if entries[key]?.contains(phones) == true { return }
-        entries[key, default: []].append(phones)
+        if packed.variants(of: key)?.contains(phones) == true { return }
+        packed.append(key, phones)
     }
 
     /// Dictionary text holding just `words` (every variant of each), in the
@@ -118,7 +131,7 @@ public struct Lexicon: Sendable {
     public func dictionaryText(for words: some Sequence<String>) -> String {
         var lines: [String] = []
         for word in Set(words).sorted() {
-            guard let prons = entries[word] else { continue }
+            guard let prons = packed.variants(of: word) else { continue }
             for (i, phones) in prons.enumerated() {
                 let name = i == 0 ? word : "\(word)(\(i + 1))"
                 lines.append("\(name) \(phones.joined(separator: " "))")
@@ -146,9 +159,9 @@ public struct Lexicon: Sendable {
     }
 
     /// Parses dictionary bytes without building intermediate strings per line.
-    static func parse(_ data: Data) -> [String: [[String]]] {
-        var result: [String: [[String]]] = [:]
-        result.reserveCapacity(140_000)
+    static func parse(_ data: Data) -> PackedPronunciations {
+        var result = PackedPronunciations()
+        result.reserveCapacity(words: 140_000, phones: data.count)
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
             var lineStart = 0
@@ -164,11 +177,83 @@ public struct Lexicon: Sendable {
                         if word.hasSuffix(")"), let open = word.lastIndex(of: "(") {
                             word = String(word[..<open])
                         }
-                        result[word, default: []].append(fields.dropFirst().map(String.init))
+                        result.append(word, fields.dropFirst())
                     }
                 }
                 lineStart = lineEnd + 1
             }
+        }
+        return result
+    }
+}
+
+/// Pronunciations packed into one byte array: each phone is a byte (an
+/// index into the phone names), each variant its length and phones, and a
+/// word's variants are a chain through the array. A word costs its
+/// dictionary key and a few bytes instead of an array of arrays of strings.
+struct PackedPronunciations: Sendable {
+    /// Phone names by index (the model's ~40, plus any a file invents).
+    private var phoneNames: [String] = []
+    private var phoneIndex: [String: UInt16] = [:]
+    /// Per variant: the offset of the word's next variant (0: none, as
+    /// Int32 in four bytes), the phone count, then the phones (two bytes
+    /// each, so a file with more than 256 distinct phone names still fits).
+    private var storage: [UInt8] = []
+    /// Each word's first and last variant.
+    private var words: [String: (first: Int32, last: Int32)] = [:]
+
+    var wordCount: Int { words.count }
+
+    mutating func reserveCapacity(words count: Int, phones: Int) {
+        words.reserveCapacity(count)
+        storage.reserveCapacity(phones)
+    }
+
+    mutating func append<S: Sequence>(_ word: String, _ phones: S) where S.Element: StringProtocol {
+        let offset = Int32(storage.count)
+        storage.append(contentsOf: [0, 0, 0, 0])
+        let countAt = storage.count
+        storage.append(0)
+        var count = 0
+        for phone in phones {
+            let key = String(phone)
+            let id: UInt16
+            if let known = phoneIndex[key] {
+                id = known
+            } else {
+                id = UInt16(truncatingIfNeeded: phoneNames.count)
+                phoneNames.append(key)
+                phoneIndex[key] = id
+            }
+            storage.append(UInt8(id & 0xFF))
+            storage.append(UInt8(id >> 8))
+            count += 1
+        }
+        storage[countAt] = UInt8(min(count, 255))
+        if let existing = words[word] {
+            withUnsafeBytes(of: offset.littleEndian) { storage.replaceSubrange(Int(existing.last)..<Int(existing.last) + 4, with: $0) }
+            words[word] = (existing.first, offset)
+        } else {
+            words[word] = (offset, offset)
+        }
+    }
+
+    func variants(of word: String) -> [[String]]? {
+        guard let chain = words[word] else { return nil }
+        var result: [[String]] = []
+        var at = Int(chain.first)
+        while true {
+            let next = Int(storage[at]) | Int(storage[at + 1]) << 8 | Int(storage[at + 2]) << 16 | Int(storage[at + 3]) << 24
+            let count = Int(storage[at + 4])
+            var phones: [String] = []
+            phones.reserveCapacity(count)
+            for i in 0..<count {
+                let p = at + 5 + 2 * i
+                phones.append(phoneNames[Int(storage[p]) | Int(storage[p + 1]) << 8])
+            }
+            result.append(phones)
+            if next == 0 { break }
+            at = next
         }
         return result
     }
