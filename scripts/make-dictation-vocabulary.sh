@@ -18,3 +18,5 @@ awk '/^\\1-grams:/{on=1;next} /^\\/{on=0} on && NF>=2 {print $1"\t"$2}' "$tmp/lm
   | awk -F'\t' 'NR==FNR{d[$1]=1;next} d[$2] {print $2"\t"$1}' "$tmp/dict" - > "$tmp/ranked"
 head -n "$count" "$tmp/ranked" | sort > "$out"
 echo "wrote $(wc -l < "$out") words to $out"
+cut -f1 "$tmp/ranked" > "$(dirname "$out")/reading-words.txt"
+echo "wrote $(wc -l < "$(dirname "$out")/reading-words.txt") words to $(dirname "$out")/reading-words.txt"

@@ -34,11 +34,15 @@ public enum Resources {
         return cwd.path
     }
 
-    /// The words free-text slots may take, from `models/dictation/words.txt`.
+    /// The words free-text slots may take, from `models/dictation/words.txt`,
+    /// and those the n-gram pass reads them as, from `reading-words.txt`.
     ///
     /// - Throws: ``RecognitionError`` naming the file when it is missing or malformed.
     public static func dictation(modelsDirectory: String) throws -> DictationVocabulary {
-        try DictationVocabulary(contentsOf: (modelsDirectory as NSString).appendingPathComponent("dictation/words.txt"))
+        let folder = (modelsDirectory as NSString).appendingPathComponent("dictation")
+        var vocabulary = try DictationVocabulary(contentsOf: (folder as NSString).appendingPathComponent("words.txt"))
+        try vocabulary.loadReadingWords(contentsOf: (folder as NSString).appendingPathComponent("reading-words.txt"))
+        return vocabulary
     }
 }
 

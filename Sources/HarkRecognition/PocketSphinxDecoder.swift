@@ -94,6 +94,8 @@ public final class PocketSphinxDecoder: Sendable {
         /// The ``DecoderGrammar/searchKey`` of the grammar the decoder's search was built from.
         var currentGrammar: Int?
         var searchSerial = 0
+        /// The grammar searches the decoder holds, the current first.
+        var searches: [Search] = []
         /// The keyword-spotting search is selected (see ``spot(_:in:threshold:)``).
         var spotting: String?
         /// Phones the model pronounces as phone-loop pseudo-words.
@@ -101,6 +103,14 @@ public final class PocketSphinxDecoder: Sendable {
         /// The n-gram decoder for free text, made when a grammar first has
         /// a free-text slot.
         var dictation: OpaquePointer?
+    }
+
+    /// A grammar search held by the decoder.
+    struct Search {
+        let key: Int
+        let name: String
+        /// States plus transitions: what its lexicon tree grows with.
+        let size: Int
     }
 
     private let state: Mutex<State?>
@@ -159,6 +169,7 @@ public final class PocketSphinxDecoder: Sendable {
         }
         initial.knownWords.formUnion(initial.phones.flatMap { p in PhoneLoop.Kind.allCases.map { PhoneLoop.word(p, $0) } })
         state = Mutex(initial)
+        Self.returnFreedMemory()
     }
 
     deinit {
@@ -198,8 +209,8 @@ public final class PocketSphinxDecoder: Sendable {
     /// Builds the decoder's search for `grammar` unless it is the current one.
     private func activate(_ grammar: DecoderGrammar, in state: inout State) throws {
         if state.currentGrammar == grammar.searchKey {
-            if state.spotting != nil {
-                guard ps_set_search(state.decoder, "hark\(state.searchSerial)") == 0 else {
+            if state.spotting != nil, let current = state.searches.first {
+                guard ps_set_search(state.decoder, current.name) == 0 else {
                     throw RecognitionError("pocketsphinx could not return to the grammar search")
                 }
                 state.spotting = nil
@@ -207,15 +218,42 @@ public final class PocketSphinxDecoder: Sendable {
             return
         }
         state.spotting = nil
+        // The search of a grammar used a moment ago (the main grammar after
+        // a question's answer grammar) is still there: switching back costs
+        // nothing, where rebuilding it took a main grammar's time and memory.
+        if let index = state.searches.firstIndex(where: { $0.key == grammar.searchKey }) {
+            let cached = state.searches.remove(at: index)
+            guard ps_set_search(state.decoder, cached.name) == 0 else {
+                throw RecognitionError("pocketsphinx could not return to the search of an earlier grammar")
+            }
+            state.searches.insert(cached, at: 0)
+            state.currentGrammar = grammar.searchKey
+            return
+        }
         let graph = grammar.graph
         let needed = graph.vocabulary.union(grammar.leadingPhrases.joined())
         let missing = needed.filter { !state.lexicon.contains($0) }.sorted()
         guard missing.isEmpty else {
             throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
         }
+        // The search built below reads the new words from the dictionary;
+        // no existing search needs them.
         try Self.addWords(needed, to: &state)
         if graph.hasFreeText { try prepareDictation(grammar, in: &state) }
         let decoder = state.decoder
+        // A search's lexicon tree is the decoder's largest allocation (16 MiB
+        // for the sample apps' grammar). At most one other search is kept,
+        // and only one of a very different size — the main grammar beside
+        // the question being asked — never two versions of the main grammar.
+        // Those dropped go before the new one is built, so the two never
+        // coexist.
+        let size = grammar.searchSize.states + grammar.searchSize.transitions
+        let kept = state.searches.prefix(1).filter { max($0.size, size) >= 4 * min($0.size, size) }
+        for search in state.searches where !kept.contains(where: { $0.name == search.name }) {
+            ps_unset_search(decoder, search.name)
+        }
+        state.searches = Array(kept)
+        state.currentGrammar = nil
         state.searchSerial += 1
         let name = "hark\(state.searchSerial)"
         let settings = FSGBuilder.Settings(
@@ -225,10 +263,30 @@ public final class PocketSphinxDecoder: Sendable {
         let fsg = try FSGBuilder.build(grammar.automaton, settings: settings, name: name, decoder: decoder)
         defer { fsg_model_free(fsg) }
         guard ps_set_fsg(decoder, name, fsg) == 0, ps_set_search(decoder, name) == 0 else {
+            ps_unset_search(decoder, name)
             throw RecognitionError("pocketsphinx rejected the grammar (\(graph.stateCount) states); set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why")
         }
-        if state.searchSerial > 1 { ps_unset_search(decoder, "hark\(state.searchSerial - 1)") }
+        state.searches.insert(Search(key: grammar.searchKey, name: name, size: size), at: 0)
         state.currentGrammar = grammar.searchKey
+        Self.returnFreedMemory()
+    }
+
+    /// Gives the pages freed by a dropped search and the build's temporary
+    /// tables back to the system (glibc keeps them otherwise: resident memory
+    /// stayed at its peak after every grammar change).
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+        // malloc_trim is in <malloc.h>, which Glibc does not import.
+        if let trim = dlsym(nil, "malloc_trim") {
+            typealias Trim = @convention(c) (Int) -> Int32
+            _ = unsafeBitCast(trim, to: Trim.self)(0)
+        }
+        #endif
+    }
+
+    /// The names of the grammar searches the decoder holds, the current first.
+    var heldSearches: [String] {
+        state.withLock { $0?.searches.map(\.name) ?? [] }
     }
 
     /// The phones the recognizer hears `word` by (its first pronunciation:
@@ -248,6 +306,11 @@ public final class PocketSphinxDecoder: Sendable {
         }
     }
 
+    /// Adds the pronunciations of `words` the decoder does not know yet.
+    ///
+    /// The searches pocketsphinx holds are not rebuilt: every caller builds
+    /// the search that uses the words next, and rebuilding the current one
+    /// cost a second copy of its lexicon tree (16 MiB) for nothing.
     private static func addWords(_ words: Set<String>, to state: inout State) throws {
         let new = words.subtracting(state.knownWords).sorted()
         var variants: [(String, [String])] = []
@@ -256,10 +319,8 @@ public final class PocketSphinxDecoder: Sendable {
                 variants.append((i == 0 ? word : "\(word)(\(i + 1))", phones))
             }
         }
-        for (i, (word, phones)) in variants.enumerated() {
-            // Rebuilding the search once, after the last word, keeps this fast.
-            let update: Int32 = i == variants.count - 1 ? 1 : 0
-            if ps_add_word(state.decoder, word, phones.joined(separator: " "), update) < 0 {
+        for (word, phones) in variants {
+            if ps_add_word(state.decoder, word, phones.joined(separator: " "), 0) < 0 {
                 throw RecognitionError("pocketsphinx rejected the pronunciation of '\(word)': \(phones.joined(separator: " ")) (are these phones of the acoustic model?)")
             }
         }
@@ -429,17 +490,39 @@ public final class PocketSphinxDecoder: Sendable {
     /// Makes the n-gram decoder for free text (once) and teaches it the
     /// grammar's words it lacks, with the lexicon's pronunciations.
     private func prepareDictation(_ grammar: DecoderGrammar, in state: inout State) throws {
+        let needed = grammar.graph.vocabulary.union(grammar.dictation.words)
         if state.dictation == nil {
             guard let lm = model.languageModel else {
                 throw RecognitionError.missingModel(model.acousticModel, "free-text slots need an n-gram language model (en-us.lm.bin) beside it")
             }
+            // The n-gram search is built over the decoder's dictionary: given
+            // all of CMU's 135,000 words it took 45 MiB (the dictionary's hash
+            // table, the search's per-word tables, the lexicon tree), most of
+            // them words the n-gram model does not have. Given a list of the
+            // words it reads free text as, only those (or the most frequent of
+            // them), the dictation words and the grammar's are given — those the
+            // dictionary has; the others are added below, which also adds
+            // them to the language model. Without one, the whole dictionary.
             var args = sharedArguments
             args["-dict"] = model.dictionary
             args["-lm"] = lm
+            var restricted: String?
+            if !grammar.dictation.readingWords.isEmpty {
+                let reading = grammar.dictation.readingWords.prefix(grammar.dictation.readingVocabularySize ?? .max)
+                let words = needed.union(reading).filter { state.lexicon.dictionaryPronunciations(of: $0) != nil }
+                let path = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("hark-dictation-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).dict").path
+                guard FileManager.default.createFile(atPath: path, contents: Data(state.lexicon.pronouncingDictionary(for: words).text.utf8)) else {
+                    throw RecognitionError("cannot write the dictation dictionary to \(path) (is the temporary folder writable?)")
+                }
+                args["-dict"] = path
+                restricted = path
+            }
+            defer { if let restricted { try? FileManager.default.removeItem(atPath: restricted) } }
             state.dictation = try Self.makeDecoder(args, modelPath: model.acousticModel)
         }
         guard let dictation = state.dictation else { return }
-        let missing = grammar.graph.vocabulary.union(grammar.dictation.words).filter { ps_lookup_word(dictation, $0) == nil }.sorted()
+        let missing = needed.filter { !Self.knows(dictation, $0) }.sorted()
         let variants = missing.flatMap { word in
             (state.lexicon.pronunciations(of: word) ?? []).enumerated().map { i, phones in
                 (i == 0 ? word : "\(word)(\(i + 1))", phones.joined(separator: " "))
@@ -449,6 +532,14 @@ public final class PocketSphinxDecoder: Sendable {
             // Updating the search once, after the last word, keeps this fast.
             _ = ps_add_word(dictation, word, phones, i == variants.count - 1 ? 1 : 0)
         }
+        if !variants.isEmpty { Self.returnFreedMemory() }
+    }
+
+    /// Whether `decoder`'s dictionary has `word`.
+    private static func knows(_ decoder: OpaquePointer, _ word: String) -> Bool {
+        guard let phones = ps_lookup_word(decoder, word) else { return false }
+        free(phones)
+        return true
     }
 
     /// The word as spoken: fillers and silences dropped, variant marks removed.

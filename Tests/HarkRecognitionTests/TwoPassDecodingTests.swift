@@ -82,4 +82,48 @@ struct TwoPassDecodingTests {
         #expect(!r.rejected)
         #expect(r.text.hasPrefix("tell bobo the great on monkey chat "), "\(r.text)")
     }
+
+    @Test("the main grammar's search outlives a question's answer grammar; two main grammars are never held at once")
+    func searchesHeld() throws {
+        let d = try PocketSphinxDecoder(model: AcousticModel())
+        let main = try grammar()
+        let answerFile = try GrammarParser.parse("""
+            slot answer: choices
+            list choices:
+                yes
+                nope
+            intent Answer:
+                {answer}
+            """, path: "answer.hark")
+        let answer = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "Hark", grammar: answerFile)]),
+                                    dictation: DictationVocabulary())
+        try d.prepare(main)
+        let mainSearch = try #require(d.heldSearches.first)
+        try d.prepare(answer)
+        #expect(d.heldSearches.count == 2 && d.heldSearches.last == mainSearch, "\(d.heldSearches)")
+        // Back to the main grammar: the same search, not a rebuilt one, and it
+        // still hears its sentences after the answer grammar's words were added.
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try d.recognize(audio, grammar: main)
+        #expect(d.heldSearches.first == mainSearch && d.heldSearches.count == 2, "\(d.heldSearches)")
+        #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+        // A new version of the main grammar (here: without rejection) replaces
+        // both: the old main grammar's tree is freed before the new one is built.
+        try d.prepare(grammar(rejecting: false))
+        #expect(d.heldSearches.count == 1 && d.heldSearches.first != mainSearch, "\(d.heldSearches)")
+    }
+
+    @Test("given the words the n-gram pass reads, free text is made of those, the dictation words and the grammar's only")
+    func readingWords() throws {
+        let d = try PocketSphinxDecoder(model: AcousticModel())
+        let file = try GrammarParser.parse(messaging, path: "messaging.hark")
+        var dictation = DictationVocabulary(logProbabilities: ["tree": -3])
+        dictation.readingWords = ["see", "you", "at", "the"]
+        let g = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)]), dictation: dictation)
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try d.recognize(audio, grammar: g)
+        let allowed = Set(dictation.readingWords).union(dictation.words).union(g.graph.vocabulary)
+        #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+        #expect(r.words.count > 10 && r.words.allSatisfy { allowed.contains($0.word) }, "\(r.text)")
+    }
 }
