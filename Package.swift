@@ -71,7 +71,9 @@ let package = Package(
         /// Handler protocols and the resolve → confirm → handle lifecycle.
         .target(name: "HarkEngine", dependencies: ["HarkIntents", .product(name: "Logging", package: "swift-log")]),
         /// Intents extensions: an app's handler as a separate process, JSON lines over stdio.
-        .target(name: "HarkExtensions", dependencies: ["HarkEngine", "HarkIntents", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "HarkExtensions", dependencies: ["HarkEngine", "HarkIntents", "HarkJSON", .product(name: "Logging", package: "swift-log")]),
+        /// One JSON value type for the protocols Hark speaks (extensions, Wyoming).
+        .target(name: "HarkJSON"),
         /// Installed apps: their grammars and vocabulary.
         .target(name: "HarkCatalog", dependencies: ["HarkGrammar", "HarkIntents", "HarkText"]),
         /// The assistant: audio → recognition → parse → engine → speech.
@@ -84,7 +86,7 @@ let package = Package(
             ]
         ),
         /// The Wyoming protocol: events, framing with hard limits, the server and its sessions (`hark serve`).
-        .target(name: "HarkWyoming", dependencies: ["HarkAudio", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "HarkWyoming", dependencies: ["HarkAudio", "HarkJSON", .product(name: "Logging", package: "swift-log")]),
         /// `hark bench`: scoring labelled audio through the whole pipeline.
         .target(name: "HarkBench", dependencies: ["Hark", "HarkGrammar"]),
         /// QR codes for INGetVisualCodeIntent: terminal drawing and PNG.

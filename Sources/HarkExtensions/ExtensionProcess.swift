@@ -90,7 +90,7 @@ public actor ExtensionProcess {
         let id = nextID
         nextID += 1
         var object = fields
-        object["id"] = .number(Double(id))
+        object["id"] = .int(id)
         object["type"] = .string(type)
         let line = JSONValue.object(object).serialized + "\n"
         logger.debug("extension request", metadata: ["extension.request": "\(line.dropLast())"])
@@ -128,7 +128,7 @@ public actor ExtensionProcess {
             guard let value = try? JSONValue.parse(line), case .object(let object) = value else {
                 throw failing(.garbage, "answered request \(id) with a line that is not a JSON object: \(Self.excerpt(line))")
             }
-            guard case .number(let number)? = object["id"], let answered = Int(exactly: number) else {
+            guard let answered = object["id"]?.int else {
                 throw failing(.garbage, "answered request \(id) without a numeric \"id\": \(Self.excerpt(line))")
             }
             guard answered == id else {
@@ -236,11 +236,11 @@ public actor ExtensionProcess {
             guard let value = try? JSONValue.parse(line), case .object(let object) = value else {
                 throw fault(.handshake, "its first line is not a JSON handshake such as \(example): \(Self.excerpt(line))")
             }
-            guard case .number(let version)? = object["hark_extension"] else {
+            guard let version = object["hark_extension"], let number = version.number else {
                 throw fault(.handshake, "its handshake has no \"hark_extension\" version (expected \(example)): \(Self.excerpt(line))")
             }
-            guard version == Double(Self.protocolVersion) else {
-                throw fault(.handshake, "it speaks protocol version \(JSONValue.number(version).serialized); this Hark speaks \(Self.protocolVersion)")
+            guard number == Double(Self.protocolVersion) else {
+                throw fault(.handshake, "it speaks protocol version \(version.serialized); this Hark speaks \(Self.protocolVersion)")
             }
             guard case .array(let names)? = object["intents"] else {
                 throw fault(.handshake, "its handshake has no \"intents\" array (expected \(example))")

@@ -1,7 +1,9 @@
 import Foundation
 
-/// A JSON value, as Wyoming events carry them in `data`.
-public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
+/// A JSON value: what a Wyoming event carries in `data` and what an intents
+/// extension's protocol lines are. Whole numbers stay `int`, so an id or a
+/// sample rate round-trips as written.
+public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int)
@@ -39,6 +41,38 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// Parses one JSON text.
+    public static func parse(_ text: String) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// The value as one line of JSON, keys sorted.
+    public var serialized: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
+    /// A string, number or boolean as text (`"2"` for 2, `"true"`); nil otherwise.
+    public var scalarText: String? {
+        switch self {
+        case .string(let value): value
+        case .int(let value): String(value)
+        case .double(let value): Int(exactly: value).map(String.init) ?? String(value)
+        case .bool(let value): String(value)
+        default: nil
+        }
+    }
+
+    /// The number, if this is one.
+    public var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
         }
     }
 
