@@ -608,7 +608,28 @@ extension Assistant {
     /// Reads text into the app, intent and slots it would reach, without
     /// running the app's handler; nil when nothing matches or several apps tie.
     public func interpret(_ text: String) -> (app: String, intent: String, slots: [String: String])? {
-        guard case .app(let parse, _) = Self.route(mainParser.parse(NumberWords.spellDigits(in: text)), defaultApp: catalog.defaultApp) else { return nil }
-        return (parse.app, parse.intent, Self.parameters(from: parse.slots).mapValues(\.value))
+        guard case .understood(let app, let intent, let slots) = reading(of: text) else { return nil }
+        return (app, intent, slots)
     }
+
+    /// What a new typed request would lead to, without running any handler
+    /// or changing the conversation: `hark bench --typed` scores this.
+    public func reading(of text: String) -> TextReading {
+        switch Self.route(mainParser.parse(NumberWords.spellDigits(in: text)), defaultApp: catalog.defaultApp) {
+        case .notUnderstood: .notUnderstood
+        case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
+                                             slots: Self.parameters(from: parse.slots).mapValues(\.value))
+        case .whichApp(let apps, let parse): .whichApp(intent: parse.intent, apps: apps)
+        }
+    }
+}
+
+/// Where a new request would go (``Assistant/reading(of:)``).
+public enum TextReading: Sendable, Equatable {
+    /// Not understood: Hark would say so and do nothing.
+    case notUnderstood
+    /// To this app's intent, with these parameter values.
+    case understood(app: String, intent: String, slots: [String: String])
+    /// Several apps could take it and none was named: Hark would ask which.
+    case whichApp(intent: String, apps: [String])
 }

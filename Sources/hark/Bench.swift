@@ -17,6 +17,9 @@ extension HarkCommand {
                   sox -n -r 16000 hum.wav synth 5 brownnoise vol 0.3
                   hark bench audio-fixtures/manifest.jsonl --set out-of-grammar \\
                       --noise hum.wav --snr 6 --report bench-noisy
+                  hark bench --typed models/dev/requests.jsonl
+
+                With --typed, each line is a typed request ({"text": ..., "app": ..., "intent": ... or null for a sentence no app should act on, "slots": {...}, "set": ...}), read as a new request without running any handler: the report gives coverage (app, intent and values right), the right app and intent, and the out-of-domain sentences that became an action or a "Which app?" question.
 
                 With --noise, every utterance is decoded clean and at each SNR (noise mixed as the speech-to-intent benchmark defines it, excerpts chosen by a fixed seed); --report then also writes accuracy-vs-snr.svg.
 
@@ -32,6 +35,10 @@ extension HarkCommand {
         @Option(help: ArgumentHelp("Labels in the speech-to-intent benchmark's format instead of a manifest: {\"<file>.wav\": {\"intent\": ..., \"slots\": {...}}}.", valueName: "labels.json"),
                 completion: .file(extensions: ["json"]))
         var labels: String?
+
+        @Option(help: ArgumentHelp("Typed requests instead of audio: a JSON Lines development set (text, app, intent or null, slots, set).", valueName: "requests.jsonl"),
+                completion: .file(extensions: ["jsonl"]))
+        var typed: String?
 
         @Option(help: "Folder of the audio files the labels name (default: the labels' audio/ folder, else their folder).",
                 completion: .directory)
@@ -70,10 +77,13 @@ extension HarkCommand {
         }
 
         func validate() throws {
-            switch (manifest, labels) {
-            case (nil, nil): throw ValidationError("give a MANIFEST.jsonl or --labels labels.json")
-            case (.some, .some): throw ValidationError("give either a MANIFEST.jsonl or --labels, not both")
-            default: break
+            switch [manifest, labels, typed].compactMap({ $0 }).count {
+            case 0: throw ValidationError("give a MANIFEST.jsonl, --labels labels.json or --typed requests.jsonl")
+            case 1: break
+            default: throw ValidationError("give one of a MANIFEST.jsonl, --labels and --typed, not several")
+            }
+            if typed != nil, noise != nil || baseline != nil || !sets.isEmpty {
+                throw ValidationError("--typed reads text: --noise, --baseline and --set do not apply")
             }
             if noise != nil, snrs == nil {
                 throw ValidationError("--snr takes numbers in dB separated by commas, e.g. 24,18,12,6")
@@ -90,6 +100,10 @@ extension HarkCommand {
         func run() async throws {
             bootstrapLogging(verbose: options.verbose)
             try await Self.reportingErrors {
+                if let typed {
+                    try await runTyped(typed)
+                    return
+                }
                 var utterances: [LabelledUtterance]
                 if let labels {
                     utterances = try Labels.load(labels, audioDirectory: audioDir ?? Labels.defaultAudioDirectory(for: labels))
@@ -190,8 +204,30 @@ extension HarkCommand {
             }
         }
 
+        /// `--typed`: the development set read by a text-only assistant on the
+        /// apps' initial data.
+        func runTyped(_ path: String) async throws {
+            let requests = try TypedBench.load(path)
+            let readings = try await Scratch.using {
+                let data = Scratch.make("typed")
+                defer { Scratch.remove(data) }
+                let assistant = try Wiring.assistant(options, textOnly: true, dataDirectory: data)
+                var readings: [TextReading] = []
+                for request in requests { readings.append(await assistant.reading(of: request.text)) }
+                return readings
+            }
+            var final = TypedBench.run(requests, readings: readings)
+            final.settings = ["file": path, "apps": options.apps ?? "the sample apps", "domains": options.domains ?? "the built-in domains",
+                              "version": HarkVersion.number]
+            try Output.line(final.markdown)
+            if let folder = self.report { try Self.write(final, to: folder) }
+            if let floor = minCommandAcceptance, final.coverage * 100 < floor {
+                throw CommandFailure(description: String(format: "coverage %.1f%% is below the floor of %.1f%%", final.coverage * 100, floor))
+            }
+        }
+
         /// Writes `report` as `folder/report.json`.
-        static func write(_ report: BenchReport, to folder: String) throws {
+        static func write(_ report: some Encodable, to folder: String) throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
