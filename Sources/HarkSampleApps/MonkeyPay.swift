@@ -10,7 +10,7 @@ import HarkVisualCode
 public enum MonkeyPay {
     public static let appName = "MonkeyPay"
     public static let group = "group.com.example.monkeypay"
-    public static let contacts = ["Bobo", "Bobo the Great", "Zuzu", "Kiki"]
+    public static let contacts = ["Bobo", "Bobo the Great", "Bobo Jr.", "Little Bobo", "Zuzu", "Kiki"]
 
     public struct Account: Codable, Sendable, Equatable {
         public var nickname: String
