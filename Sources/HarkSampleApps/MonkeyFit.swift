@@ -7,7 +7,7 @@ public enum MonkeyFit {
     public static let appName = "MonkeyFit"
     public static let group = "group.com.example.monkeyfit"
     /// The workouts MonkeyFit offers (vocabulary type `workoutActivityName`).
-    public static let workouts = ["Bananarific", "Run", "Walk", "Swim", "Yoga", "Jungle Climb"]
+    public static let workouts = ["Bananarific", "Run", "Walk", "Swim", "Yoga", "Jungle Climb", "Vine Swing", "Coconut Crunch"]
 
     public struct Workout: Codable, Sendable, Equatable {
         public var name: String
