@@ -66,6 +66,18 @@ public enum TypedBench {
         }
         /// What was read with what (file, apps, domains, version).
         public var settings: [String: String] = [:]
+        /// The size of the compiled intent graph the requests were read with.
+        public struct GraphSize: Sendable, Encodable, Equatable {
+            public var states: Int
+            public var arcs: Int
+            public var freeTextArcs: Int
+            public init(states: Int, arcs: Int, freeTextArcs: Int) {
+                self.states = states
+                self.arcs = arcs
+                self.freeTextArcs = freeTextArcs
+            }
+        }
+        public var graph: GraphSize?
         public var requests: Int
         public var inDomain: Int
         /// Fraction of in-domain requests read exactly right (app, intent, values).
@@ -86,6 +98,9 @@ public enum TypedBench {
                          "| in domain, read exactly right (app, intent, values) | \(pct(coverage)) of \(inDomain) |",
                          "| in domain, right app and intent | \(pct(intentAccuracy)) |",
                          "| out of domain, false actions or \"Which app?\" | \(pct(falseActionRate)) of \(outOfDomain) |"]
+            if let graph {
+                lines.append("| intent graph (states / arcs / free-text arcs) | \(graph.states) / \(graph.arcs) / \(graph.freeTextArcs) |")
+            }
             if !bySet.isEmpty {
                 lines += ["", "| set | requests | right |", "|---|---|---|"]
                 for (name, group) in bySet.sorted(by: { $0.key < $1.key }) {

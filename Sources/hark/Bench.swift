@@ -214,9 +214,11 @@ extension HarkCommand {
                 let assistant = try Wiring.assistant(options, textOnly: true, dataDirectory: data)
                 var readings: [TextReading] = []
                 for request in requests { readings.append(await assistant.reading(of: request.text)) }
-                return readings
+                let size = await assistant.graphSize
+                return (readings, size)
             }
-            var final = TypedBench.run(requests, readings: readings)
+            var final = TypedBench.run(requests, readings: readings.0)
+            final.graph = .init(states: readings.1.states, arcs: readings.1.arcs, freeTextArcs: readings.1.freeTextArcs)
             final.settings = ["file": path, "apps": options.apps ?? "the sample apps", "domains": options.domains ?? "the built-in domains",
                               "version": HarkVersion.number]
             try Output.line(final.markdown)

@@ -1,0 +1,141 @@
+import Foundation
+import Hark
+import HarkAudio
+import HarkBench
+import HarkSampleApps
+import Testing
+
+/// The values each shipped example phrase must reach. Every example in a
+/// sample app's `AppIntentVocabulary.plist` needs an entry here, so a new
+/// example cannot ship unchecked.
+private let exampleValues: [String: [String: String]] = [
+    "In ListOMat show the grocery list": ["title": "Grocery"],
+    "Show my grocery list in List-o-Mat": ["title": "Grocery"],
+    "Add bananas to the grocery list in ListOMat": ["taskTitles": "bananas", "targetTaskList": "Grocery"],
+    "Send a message to Bobo on MonkeyChat saying these were great bananas": ["recipients": "Bobo", "content": "these were great bananas"],
+    "MonkeyChat Bobo these were great bananas": ["recipients": "Bobo", "content": "these were great bananas"],
+    "Tell Bobo the Great with MonkeyChat that the bananas are ripe": ["recipients": "Bobo the Great", "content": "the bananas are ripe"],
+    "Start a Bananarific in MonkeyFit": ["workoutName": "Bananarific"],
+    "Start a vine swing with MonkeyFit": ["workoutName": "Vine Swing"],
+    "End my workout in MonkeyFit": [:],
+    "Send Bobo five bananas with MonkeyPay": ["payee": "Bobo", "currencyAmount": "five bananas"],
+    "Pay Little Bobo ten dollars using UnicornPay": ["payee": "Little Bobo", "currencyAmount": "ten dollars"],
+    "Request twenty dollars from Bobo Jr. on MonkeyPay": ["payer": "Bobo Jr.", "currencyAmount": "twenty dollars"],
+    "Get me a ride to the river with MonkeyRide": ["dropOffLocation": "the river"],
+    "Book a Monkey Pool to the zoo on MonkeyRide": ["dropOffLocation": "the zoo", "rideOptionName": "monkey-pool"],
+    "Where is my MonkeyRide ride": [:],
+    "Cancel my MonkeyRide ride": [:],
+    "Create a note in MonkeyNotes saying buy more bananas": ["content": "buy more bananas"],
+    "Add peel the bananas to my list in MonkeyTodo": ["taskTitles": "peel the bananas"],
+]
+
+/// Shipped examples whose synthesised rendering the recognizer mishears
+/// today; none at present (espeak-ng's 150-words-a-minute voice is misheard
+/// in 5 of 18, with the old grammars as with these).
+private let misheardSpoken: Set<String> = []
+
+/// (app, intent, example) for every example phrase the sample apps ship.
+private func shippedExamples() throws -> [(app: String, intent: String, text: String)] {
+    let catalog = try Catalog.load(appsDirectory: Repo.models + "/apps", domainsDirectory: Repo.models + "/domains")
+    return catalog.apps.flatMap { app in
+        (app.vocabulary?.intentPhrases ?? []).flatMap { phrase in
+            phrase.examples.map { (app.name, phrase.intentName, $0) }
+        }
+    }
+}
+
+@Suite("Natural phrasings")
+struct NaturalPhrasingTests {
+    @Test("every example phrase the sample apps ship, typed, reaches its app, intent and values")
+    func shippedExamplesTyped() async throws {
+        let examples = try shippedExamples()
+        #expect(examples.count >= 18)
+        let assistant = try makeAssistant(recognizer: false)
+        for example in examples {
+            let values = try #require(exampleValues[example.text], "no expected values for the shipped example \"\(example.text)\"")
+            let reading = await assistant.reading(of: example.text)
+            guard case .understood(let app, let intent, let slots) = reading else {
+                Issue.record("\"\(example.text)\": \(reading)")
+                continue
+            }
+            #expect(app == example.app, "\"\(example.text)\"")
+            #expect(intent == example.intent, "\"\(example.text)\"")
+            for (name, value) in values {
+                #expect(slots[name]?.lowercased() == value.lowercased(), "\"\(example.text)\": \(name) is \(slots[name] ?? "missing")")
+            }
+        }
+    }
+
+    @Test("every shipped example, typed as a whole turn, is handled by its app without a follow-up question about its values")
+    func shippedExamplesHandled() async throws {
+        for example in try shippedExamples() {
+            let assistant = try makeAssistant(recognizer: false)
+            let turn = await assistant.read(example.text)
+            #expect(turn.app == example.app && turn.intent == example.intent, "\"\(example.text)\": \(turn.speech)")
+            // A confirmation ("Ready to send it?") may follow; "doesn't have", "couldn't find" may not.
+            #expect(!turn.speech.contains("doesn't have") && !turn.speech.contains("couldn't find") && !turn.speech.contains("isn't one of"),
+                    "\"\(example.text)\": \(turn.speech)")
+        }
+    }
+
+    @Test("every shipped example, spoken (flite's kal16 voice), is heard as its app and intent")
+    func shippedExamplesSpoken() async throws {
+        let folder = try temporaryDirectory()
+        for (index, example) in try shippedExamples().enumerated() {
+            // Each example is the first request on the apps' initial data, as the typed check reads it.
+            let assistant = try makeAssistant()
+            let wav = folder.appendingPathComponent("\(index).wav").path
+            try run("/usr/bin/flite", ["-voice", "kal16", "-t", example.text, "-o", wav])
+            let audio = try WAVReader.read(contentsOf: wav).audio.toRecognitionFormat()
+            let turn = try await assistant.hear(audio.int16Samples())
+            let check = {
+                #expect(turn.app == example.app && turn.intent == example.intent,
+                        "\"\(example.text)\" was heard as \"\(turn.heard)\" (\(turn.app ?? "no app") \(turn.intent ?? "no intent"))")
+            }
+            if misheardSpoken.contains(example.text) {
+                // Known: when one of these starts being heard right, this fails and the list shrinks.
+                withKnownIssue("flite's rendering of \"\(example.text)\" is misheard", check)
+            } else {
+                check()
+            }
+        }
+    }
+
+    @Test("the development set: most natural requests are read exactly right and sentences meant for nobody stay not understood")
+    func developmentSet() async throws {
+        let requests = try TypedBench.load(Repo.models + "/dev/requests.jsonl")
+        #expect(requests.count >= 250)
+        let assistant = try makeAssistant(recognizer: false)
+        var readings: [TextReading] = []
+        for request in requests { readings.append(await assistant.reading(of: request.text)) }
+        let report = TypedBench.run(requests, readings: readings)
+        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("free text keeps to its carrier: chit-chat, other assistants' commands and unrelated sentences are not actions")
+    func freeTextInItsPlace() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        for text in ["Put the kettle on", "Make a sandwich", "Set a timer for ten minutes", "Start a run on Strava",
+                     "Add milk to my Todoist", "Stop", "Add a little salt"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
+        }
+        // The carriers still work, and the free text stops where the next part starts.
+        #expect(await assistant.reading(of: "Send Bobo a MonkeyChat saying where are you")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "where are you"]))
+        #expect(await assistant.reading(of: "Create a to-do list called chores in TasksNotes")
+            == .understood(app: "TasksNotes", intent: "INCreateTaskListIntent", slots: ["title": "chores"]))
+    }
+
+    @Test("TypedBench scores a reading: values compared case-blind, out-of-domain answers and 'Which app?' are false actions")
+    func scoring() {
+        let request = TypedRequest(text: "x", app: "A", intent: "I", slots: ["n": "Bobo"])
+        #expect(TypedBench.score(request, .understood(app: "A", intent: "I", slots: ["n": "bobo"])).correct)
+        #expect(!TypedBench.score(request, .understood(app: "A", intent: "I", slots: ["n": "Kiki"])).correct)
+        #expect(TypedBench.score(request, .understood(app: "A", intent: "I", slots: ["n": "Kiki"])).intentCorrect)
+        #expect(!TypedBench.score(request, .understood(app: "B", intent: "I", slots: ["n": "Bobo"])).intentCorrect)
+        let nobody = TypedRequest(text: "y", intent: nil)
+        #expect(TypedBench.score(nobody, .whichApp(intent: "I", apps: ["A", "B"])).falseAction)
+        #expect(!TypedBench.score(nobody, .notUnderstood).falseAction)
+    }
+}
