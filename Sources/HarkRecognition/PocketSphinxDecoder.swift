@@ -103,6 +103,8 @@ public final class PocketSphinxDecoder: Sendable {
         /// The n-gram decoder for free text, made when a grammar first has
         /// a free-text slot.
         var dictation: OpaquePointer?
+        /// Word classes added to the dictation decoder's n-gram model (at most 128).
+        var dictationClasses = 0
     }
 
     /// A grammar search held by the decoder.
@@ -523,9 +525,27 @@ public final class PocketSphinxDecoder: Sendable {
         }
         guard let dictation = state.dictation else { return }
         let missing = needed.filter { !Self.knows(dictation, $0) }.sorted()
-        let variants = missing.flatMap { word in
+        var variants = missing.flatMap { word in
             (state.lexicon.pronunciations(of: word) ?? []).enumerated().map { i, phones in
                 (i == 0 ? word : "\(word)(\(i + 1))", phones.joined(separator: " "))
+            }
+        }
+        if !variants.isEmpty, state.dictationClasses >= Self.maxDictationClasses {
+            // sphinxbase holds at most 128 classes: start over with one.
+            ps_free(dictation)
+            state.dictation = nil
+            state.dictationClasses = 0
+            return try prepareDictation(grammar, in: &state)
+        }
+        let unknown = Self.wordsOutsideLanguageModel(variants.map(\.0), of: dictation)
+        if !unknown.isEmpty {
+            if Self.addWordClass(unknown, to: dictation) {
+                state.dictationClasses += 1
+            } else {
+                // Without a class they would go in as unigrams past the
+                // model's vocabulary, which crashes its search (below):
+                // the n-gram pass does without them.
+                variants.removeAll { unknown.contains($0.0) }
             }
         }
         for (i, (word, phones)) in variants.enumerated() {
@@ -533,6 +553,56 @@ public final class PocketSphinxDecoder: Sendable {
             _ = ps_add_word(dictation, word, phones, i == variants.count - 1 ? 1 : 0)
         }
         if !variants.isEmpty { Self.returnFreedMemory() }
+    }
+
+    /// The n-gram model's word whose contexts words it lacks are given.
+    static let addedWordClassTag = "john"
+    /// sphinxbase's limit is 128; one is kept spare.
+    static let maxDictationClasses = 127
+
+    /// The n-gram model the decoder's default search reads (the first of its set).
+    private static func languageModel(of decoder: OpaquePointer) -> OpaquePointer? {
+        guard let set = ps_get_lm(decoder, "_default"), let iterator = ngram_model_set_iter(set) else { return nil }
+        defer { ngram_model_set_iter_free(iterator) }
+        var name: UnsafePointer<CChar>?
+        return ngram_model_set_iter_model(iterator, &name)
+    }
+
+    /// How many words the dictation decoder's n-gram model holds as plain
+    /// unigrams (words given as a class are not counted); nil before free
+    /// text was first needed.
+    var dictationUnigramCount: Int? {
+        state.withLock { state in
+            guard let dictation = state?.dictation, let lm = Self.languageModel(of: dictation),
+                  let counts = ngram_model_get_counts(lm) else { return nil }
+            return Int(counts[0])
+        }
+    }
+
+    /// Which of `words` the decoder's n-gram model does not have.
+    private static func wordsOutsideLanguageModel(_ words: [String], of decoder: OpaquePointer) -> Set<String> {
+        guard let lm = languageModel(of: decoder) else { return Set(words) }
+        return Set(words.filter { ngram_wid(lm, $0) == NGRAM_INVALID_WID })
+    }
+
+    /// Gives the n-gram model `words` as one class sharing the contexts of
+    /// ``addedWordClassTag``, so that ps_add_word finds them there.
+    ///
+    /// Left to ps_add_word, a word the model lacks becomes a unigram with an
+    /// id past the vocabulary the model's trie was built for; looking such a
+    /// word up as the history of a frequent word, sphinxbase's interpolation
+    /// search (lm_trie.c, uniform_find) steps past the end of the word's
+    /// range and wanders through memory: wrong scores, and now and then a
+    /// crash in bitarr_read_int25 (CI saw one). A class word is scored as its
+    /// tag, whose id is in range.
+    private static func addWordClass(_ words: Set<String>, to decoder: OpaquePointer) -> Bool {
+        guard let lm = languageModel(of: decoder), ngram_wid(lm, addedWordClassTag) != NGRAM_INVALID_WID else { return false }
+        var names: [UnsafeMutablePointer<CChar>?] = words.sorted().map { strdup($0) }
+        defer { names.forEach { free($0) } }
+        let weights = [Float](repeating: 1 / Float(names.count), count: names.count)
+        return names.withUnsafeMutableBufferPointer { buffer in
+            ngram_model_add_class(lm, addedWordClassTag, 1, buffer.baseAddress, weights, Int32(buffer.count))
+        } >= 0
     }
 
     /// Whether `decoder`'s dictionary has `word`.

@@ -51,6 +51,32 @@ struct TwoPassDecodingTests {
         #expect(!r.words.contains { PhoneLoop.kind(of: $0.word) != nil })
     }
 
+    @Test("hundreds of words the n-gram model lacks are read safely beside free text")
+    func manyWordsOutsideTheLanguageModel() throws {
+        // Contacts such as these are not in the n-gram model: added to it as
+        // plain words they got ids past its trie's vocabulary, and its search
+        // ran off its arrays looking them up (a segfault in CI). They go in
+        // as a word class now; the same free text is read as with three contacts.
+        let syllables = ["zor", "bax", "quil", "mip", "drev", "kol", "yun", "fesh", "glom", "trab",
+                         "vosk", "plen", "wug", "snib", "jart", "hox", "brim", "klev", "dop", "zint"]
+        let names = syllables.flatMap { a in syllables.map { b in a + b } }.filter { $0.count > 5 }
+        #expect(names.count >= 300)
+        let file = try GrammarParser.parse(messaging.replacingOccurrences(
+            of: "    little bobo\n", with: "    little bobo\n" + names.map { "    \($0)\n" }.joined()), path: "messaging.hark")
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
+        let d = try PocketSphinxDecoder(model: AcousticModel())
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        _ = try d.recognize(audio, grammar: grammar())
+        let unigrams = try #require(d.dictationUnigramCount)
+        for _ in 0..<3 {
+            let r = try d.recognize(audio, grammar: DecoderGrammar(graph: graph, dictation: DictationVocabulary()))
+            #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+            #expect(r.text.hasSuffix("at the three") || r.text.hasSuffix("at the tree"), "\(r.text)")
+        }
+        // None of them went into the model's trie as a unigram.
+        #expect(d.dictationUnigramCount == unigrams)
+    }
+
     @Test("speech outside the grammar is rejected, not read as the nearest sentence")
     func rejectsOutOfGrammar() throws {
         let d = try decoder.get()
