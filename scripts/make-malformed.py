@@ -73,6 +73,15 @@ def cyclic_binary_plist():
     return binary_plist(objects)
 
 
+def huge_length_binary_plist():
+    """{CFBundleName: Huge, X: a dictionary declaring 2^63-1 key-value pairs}:
+    the length, doubled into references, overflowed the nesting check
+    (found by the plist fuzzer)."""
+    objects = [b"\xd2\x01\x03\x02\x04", b"\x5cCFBundleName", b"\x54Huge", b"\x51X",
+               b"\xdf\x13" + (2**63 - 1).to_bytes(8, "big")]
+    return binary_plist(objects)
+
+
 def doubling_grammar(levels):
     """Rules that each use the next twice: 2^levels sentences from a few hundred bytes."""
     lines = [f"rule d{i} = <d{i + 1}> <d{i + 1}>" for i in range(levels)] + [f"rule d{levels} = yes | no"]
@@ -133,6 +142,7 @@ def main():
         + b"<array>" * 10_000 + b"</array>" * 10_000 + b"</dict></plist>\n")
     app("apps-deep-binary-plist", deep_binary_plist(200))
     app("apps-cyclic-binary-plist", cyclic_binary_plist())
+    app("apps-huge-length-binary-plist", huge_length_binary_plist())
     app("apps-deep-strings", GOOD, strings="\"CFBundleDisplayName\" = " + "(" * 10_000 + ")" * 10_000 + ";\n")
     app("apps-bidi-display-name", dict(GOOD, CFBundleDisplayName="Monkey\u202ePay"))
     app("apps-zero-width-alternative-name", dict(GOOD, INAlternativeAppNames=[{"INAlternativeAppName": "Monkey\u200bPay"}]))

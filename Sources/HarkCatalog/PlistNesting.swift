@@ -144,8 +144,10 @@ enum PlistNesting {
                 length = l
                 start += 1 + size
             }
-            let refs = marker == 0xD ? length * 2 : length
-            guard refs <= count * 2, start + refs * refSize <= table else { return nil }
+            // A dictionary's length counts key-value pairs: twice as many references.
+            // (A length near Int.max, as a hostile file can declare, must not overflow.)
+            let (refs, overflow) = marker == 0xD ? length.multipliedReportingOverflow(by: 2) : (length, false)
+            guard !overflow, refs <= count * 2, start + refs * refSize <= table else { return nil }
             var result: [Int] = []
             result.reserveCapacity(refs)
             for k in 0..<refs {

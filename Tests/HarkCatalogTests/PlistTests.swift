@@ -65,6 +65,16 @@ struct InfoPlistTests {
         #expect(info.isDefaultApp)
     }
 
+    @Test("a binary plist declaring a dictionary of 2^63-1 pairs is read without a trap")
+    func hugeDeclaredLength() throws {
+        // Found by the plist fuzzer: the nesting check doubled the length into
+        // a reference count and overflowed. Made by scripts/make-malformed.py;
+        // Foundation then reads the file leniently, ignoring the broken entry.
+        let path = Repo.root.appendingPathComponent("Tests/Malformed/apps-huge-length-binary-plist/Broken/Info.plist").path
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).starts(with: Array("bplist00".utf8)))
+        #expect(try AppInfo(contentsOf: path).bundleName == "Huge")
+    }
+
     @Test("intents are also read where iOS puts them: NSExtension → NSExtensionAttributes")
     func extensionAttributes() throws {
         let url = try temporaryDirectory().appendingPathComponent("Info.plist")
