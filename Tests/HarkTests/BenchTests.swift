@@ -231,14 +231,17 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("apps/Bad").path))
     }
 
-    @Test("bench takes exactly one of MANIFEST and --labels")
+    @Test("bench takes exactly one of MANIFEST, --labels and --typed")
     func benchArguments() throws {
         let neither = try runHark(["bench"])
         #expect(neither.status != 0)
-        #expect(neither.err.contains("give a MANIFEST.jsonl or --labels"))
+        #expect(neither.err.contains("give a MANIFEST.jsonl, --labels labels.json or --typed requests.jsonl"))
         let both = try runHark(["bench", "m.jsonl", "--labels", "l.json"])
         #expect(both.status != 0)
-        #expect(both.err.contains("not both"))
+        #expect(both.err.contains("give one of a MANIFEST.jsonl, --labels and --typed, not several"))
+        let typedToo = try runHark(["bench", "--labels", "l.json", "--typed", "t.jsonl"])
+        #expect(typedToo.status != 0)
+        #expect(typedToo.err.contains("not several"))
         let audioDirAlone = try runHark(["bench", "m.jsonl", "--audio-dir", "/tmp"])
         #expect(audioDirAlone.status != 0)
         #expect(audioDirAlone.err.contains("--audio-dir goes with --labels"))

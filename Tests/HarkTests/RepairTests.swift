@@ -55,7 +55,7 @@ struct WhichAppTests {
     ])
     func answered(_ answer: String, _ app: String) async throws {
         let assistant = try makeAssistant(recognizer: false)
-        let question = await assistant.read("Put the kettle on")
+        let question = await assistant.read("Create a list called chores")
         #expect(question.code == "whichApp" && question.prompt)
         #expect(question.speech == "Which app? List-o-Mat or TasksNotes?")
         let turn = await assistant.read(answer)
@@ -67,7 +67,7 @@ struct WhichAppTests {
     @Test("'Which app?' can be cancelled")
     func cancelled() async throws {
         let assistant = try makeAssistant(recognizer: false)
-        _ = await assistant.read("Put the kettle on")
+        _ = await assistant.read("Create a list called chores")
         #expect(await assistant.read("never mind").code == "cancelled")
         #expect(!(await assistant.isAsking))
     }
