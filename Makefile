@@ -5,6 +5,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 20000
 NO_ASLR := $(shell setarch -R true 2>/dev/null && echo setarch -R)
 FIXTURE ?= audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
+# The demo's second turn: the message is read back, and this sends it.
+ANSWER ?= audio-fixtures/flite-rms/answer-yes-send-it.wav
 
 # `make install PREFIX=/usr/local` (and DESTDIR for packaging): the release
 # binary, its models, manual page and shell completions.
@@ -61,7 +63,7 @@ uninstall:
 
 ## Replay the shipped default fixture through the whole pipeline.
 demo: build
-	.build/release/hark replay $(FIXTURE) --speak-to /tmp/hark-answer.wav
+	.build/release/hark replay $(FIXTURE) $(ANSWER) --speak-to /tmp/hark-answer.wav
 	@echo "(Hark's spoken answer is in /tmp/hark-answer.wav)"
 
 ## Run the test suite, then hold the fixtures' accuracy floor (133 fixtures:

@@ -44,6 +44,7 @@ DOMAINS = [
             P("recipients", "INPerson", "Who do you want to message?", "Who gets the message: one of the app's contacts.", True),
             P("content", "String", "What do you want to say to {recipients}?", "The message text, as dictated.", True),
         ], "Your message to {recipients} was sent.", "Sorry, your message to {recipients} could not be sent.",
+          confirmation="Your message to {recipients} says: {content}. Ready to send it?",
           examples=["Send a message to Bobo on {app}", "{app} Bobo please send more bananas"]),
         I("INSearchForMessagesIntent", "Finds messages, optionally from one sender or with an attribute.", [
             P("senders", "INPerson", "Whose messages do you want?", "Only messages from this contact."),

@@ -67,8 +67,9 @@ CORE = [
 CORE_CONVERSATIONS = [
     ("monkeychat-ask-content", [
         ("Send a message to Bobo on MonkeyChat", "MonkeyChat", MSG, {"recipients": "Bobo"}, "prompt"),
+        # Complete: the message is read back before it is sent.
         ("Please send more bananas", "MonkeyChat", MSG,
-         {"recipients": "Bobo", "content": "please send more bananas"}, "success"),
+         {"recipients": "Bobo", "content": "please send more bananas"}, "prompt"),
     ]),
 ]
 
@@ -120,19 +121,19 @@ SEEDS = [
     ("seed-a", [
         ("Hey Siri, send a MonkeyChat message", "MonkeyChat", MSG, {}, "prompt"),
         ("Bobo", "MonkeyChat", MSG, {"recipients": "Bobo"}, "prompt"),
-        ("Please send more bananas", "MonkeyChat", MSG, BANANAS, "success"),
+        ("Please send more bananas", "MonkeyChat", MSG, BANANAS, "prompt"),
     ]),
     ("seed-b", [
         ("Send a message to Bobo on MonkeyChat", "MonkeyChat", MSG, {"recipients": "Bobo"}, "prompt"),
-        ("Please send more bananas", "MonkeyChat", MSG, BANANAS, "success"),
+        ("Please send more bananas", "MonkeyChat", MSG, BANANAS, "prompt"),
     ]),
     ("seed-c", [
-        ("MonkeyChat Bobo please send more bananas", "MonkeyChat", MSG, BANANAS, "success"),
+        ("MonkeyChat Bobo please send more bananas", "MonkeyChat", MSG, BANANAS, "prompt"),
     ]),
     ("seed-d", [
         ("Hey Siri, can you please do me a favor and launch the MonkeyChat app to send a text with the message please send more bananas",
          "MonkeyChat", MSG, {"content": "please send more bananas"}, "prompt"),
-        ("My best friend Bobo", "MonkeyChat", MSG, BANANAS, "success"),
+        ("My best friend Bobo", "MonkeyChat", MSG, BANANAS, "prompt"),
     ]),
 ]
 
@@ -145,6 +146,11 @@ OUT_OF_GRAMMAR = [
     ("lights", "Turn off the lights in the living room"),
     ("recipe", "Preheat the oven and whisk two eggs with the flour"),
 ]
+
+
+# Answers `make demo` replays after its fixture (not in the manifest): the
+# message is read back, and "Yes, send it." sends it.
+DEMO_ANSWERS = [("flite-rms", "answer-yes-send-it", "Yes, send it.")]
 
 
 def synthesise(voice, text, path):
@@ -236,6 +242,8 @@ def main():
         sys.exit(1 if problems else 0)
     for line in lines:
         synthesise(line["voice"], line["text"], os.path.join(ROOT, line["audio"]))
+    for voice, name, text in DEMO_ANSWERS:
+        synthesise(voice, text, os.path.join(ROOT, voice, name + ".wav"))
     with open(os.path.join(ROOT, "manifest.jsonl"), "w") as f:
         for line in lines:
             f.write(json.dumps(line, sort_keys=True) + "\n")

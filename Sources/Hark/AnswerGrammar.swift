@@ -9,7 +9,7 @@ import HarkIntents
 /// makes a one-word answer like "Bobo" reliable.
 enum AnswerGrammar {
     static let app = "answer"
-    static let yes = "yes", no = "no", cancel = "cancel", value = "value", ordinal = "ordinal"
+    static let yes = "yes", no = "no", cancel = "cancel", value = "value", ordinal = "ordinal", change = "change"
 
     /// Ways of saying yes and no ("yes please", "yeah sure", "nah").
     static let yesWords = "(yes | yeah | yep | yup | sure | ok | okay | correct | right | absolutely | definitely | of course | please do | go ahead | do it | that's right | that's it | sounds good | perfect)"
@@ -49,6 +49,8 @@ enum AnswerGrammar {
         case .confirmIntent:
             file.intents.append(intent(yes, "\(yesWords) [\(yesWords)] [please] [\(goAhead)] [please] | \(goAhead) [please]"))
             file.intents.append(intent(no, "\(noWords) [thanks | thank you | don't (do | send | book) it | wait] | don't (do | send | book) it | wait | hold on | not now"))
+            // At a read-back: say the message again.
+            file.intents.append(intent(change, "[no] [\(noWords)] [let me | i want to | i'd like to | can i] (change | edit | fix | rewrite | redo | reword) (it | that | the message | the text | the note | what it says) | [no] (something else | say something else | different message)"))
         case .choice(_, let options):
             file.lists["answer"] = Catalog.valueList(options.map(\.spoken))
             file.lists["ordinal"] = .alternatives(
@@ -137,6 +139,7 @@ enum AnswerGrammar {
         case yes: return .yes
         case no: return .no
         case cancel: return .cancel
+        case change: return .change
         case ordinal: return parse.slotValues["ordinal"].flatMap(Int.init).map(Answer.choice)
         case value:
             return Assistant.parameters(from: parse.slots)["answer"].map(Answer.value)

@@ -21,6 +21,8 @@ public enum Answer: Sendable, Hashable {
     case yes
     case no
     case cancel
+    /// "Change it": at a read-back, say the free text again.
+    case change
 }
 
 /// A result still on its way: a handler that overran the progress budget.
@@ -149,6 +151,14 @@ public actor Conversation {
             return await handle()
         case (.confirmIntent, .no):
             return finish(speech: "Okay, I won't.", code: nil)
+        case (.confirmIntent, .change):
+            // The read-back's free text (a message's content) is asked for again.
+            guard let parameter = description.parameters.first(where: { $0.kind == .text && intent[$0.name] != nil }) else {
+                return ask(pending, speech: "There's nothing to change. " + Self.speech(for: pending, intent: intent))
+            }
+            intent[parameter.name] = nil
+            settled.remove(parameter.name)
+            return ask(.value(parameter), speech: IntentDescription.fill(parameter.prompt, from: intent))
         default:
             return ask(pending, speech: "Sorry, I didn't get that. " + Self.speech(for: pending, intent: intent))
         }

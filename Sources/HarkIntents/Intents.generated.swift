@@ -17,7 +17,7 @@ public struct INSendMessageIntent: TypedIntent, Hashable {
             ParameterDescription(name: "content", kind: .text, prompt: "What do you want to say to {recipients}?",
                                  required: true, type: "String", documentation: "The message text, as dictated.")
         ],
-        confirmation: nil,
+        confirmation: "Your message to {recipients} says: {content}. Ready to send it?",
         successSpeech: "Your message to {recipients} was sent.",
         failureSpeech: "Sorry, your message to {recipients} could not be sent.",
         examples: ["Send a message to Bobo on {app}", "{app} Bobo please send more bananas"],

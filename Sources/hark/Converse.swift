@@ -17,7 +17,7 @@ extension HarkCommand {
 
                 Examples:
                   echo "What can you do?" | hark converse
-                  printf 'send a MonkeyChat message\\nBobo\\nplease send more bananas\\n' |
+                  printf 'send a MonkeyChat message\\nBobo\\nplease send more bananas\\nsend it\\n' |
                       hark converse --json
                 """)
 

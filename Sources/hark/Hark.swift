@@ -18,8 +18,8 @@ struct HarkCommand: AsyncParsableCommand {
         abstract: "Offline speech-to-intent: speak to an app by name, Hark runs its intent.",
         discussion: """
             Examples:
-              hark replay audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav
-              echo "Send a MonkeyChat message to Bobo saying hello" | hark converse
+              hark replay audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav audio-fixtures/flite-rms/answer-yes-send-it.wav
+              printf 'Send a MonkeyChat message to Bobo saying hello\\nyes\\n' | hark converse
               hark domains --intent INSendMessageIntent
 
             Models (apps, domain grammars, dictation words) are found in $HARK_MODELS, else <prefix>/share/hark/models beside the installed executable, else ./models. See `man hark` and `hark help <subcommand>`.

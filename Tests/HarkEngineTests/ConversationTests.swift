@@ -38,6 +38,21 @@ func message(_ parameters: [String: String] = [:]) -> Intent {
 
 @Suite("Resolve, confirm, handle")
 struct ConversationTests {
+    @Test("at the read-back, change asks for the free text again and keeps the rest")
+    func changeAtReadBack() async throws {
+        let handler = ScriptedHandler()
+        let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage, handler: handler)
+        var reply = await conversation.start()
+        #expect(reply.question == .confirmIntent)
+        reply = await conversation.answer(.change)
+        #expect(reply.speech == "What do you want to say to Bobo?")
+        reply = await conversation.answer(.value(ParameterValue("hello")))
+        #expect(reply.speech == "Your message to Bobo says: hello. Ready to send it?")
+        reply = await conversation.answer(.no)
+        #expect(reply.speech == "Okay, I won't.")
+        #expect(handler.handled.isEmpty)
+    }
+
     @Test("missing values are asked for in order, then handled")
     func asksForMissingValues() async throws {
         let handler = ScriptedHandler()
@@ -48,6 +63,11 @@ struct ConversationTests {
         reply = await conversation.answer(.value(ParameterValue("Bobo")))
         #expect(reply.speech == "What do you want to say to Bobo?")
         reply = await conversation.answer(.value(ParameterValue("please send more bananas")))
+        // The read-back before it goes out.
+        #expect(reply.speech == "Your message to Bobo says: please send more bananas. Ready to send it?")
+        #expect(reply.question == .confirmIntent)
+        #expect(handler.handled.isEmpty)
+        reply = await conversation.answer(.yes)
         #expect(reply.code == .success)
         #expect(reply.question == nil)
         #expect(reply.speech == "Your message to Bobo was sent.")
@@ -63,7 +83,7 @@ struct ConversationTests {
                                         description: Domains.sendMessage, handler: handler)
         let asked = await conversation.start()
         #expect(asked.speech == "Which one? 1, Bobo the Great; 2, Bobo Jr.; or 3, Little Bobo.")
-        let done = await conversation.answer(.choice(1))
+        let done = await conversation.answerConfirmingReadBack(.choice(1))
         #expect(done.code == .success)
         #expect(handler.handled.first?["recipients"]?.value == "Bobo Jr.")
     }
@@ -76,7 +96,7 @@ struct ConversationTests {
                                         description: Domains.sendMessage, handler: handler)
         #expect(await conversation.start().speech == "Send it to Little Bobo?")
         #expect(await conversation.answer(.no).speech == "Who do you want to message?")
-        #expect(await conversation.answer(.value(ParameterValue("Bobo"))).code == .success)
+        #expect(await conversation.answerConfirmingReadBack(.value(ParameterValue("Bobo"))).code == .success)
     }
 
     @Test("unsupported values are explained and asked again")
@@ -108,7 +128,7 @@ struct ConversationTests {
         handler.handleResponse = IntentResponse(code: .ready)
         let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]),
                                         description: Domains.sendMessage, handler: handler)
-        let reply = await conversation.start()
+        let reply = await conversation.startConfirmingReadBack()
         #expect(reply.code == .failure)
         // The person hears a clean failure; the developer gets the rule.
         #expect(reply.speech == "Sorry, MonkeyChat couldn't do that.")
@@ -121,7 +141,7 @@ struct ConversationTests {
         handler.handleError = HandlerFailure()
         let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]),
                                         description: Domains.sendMessage, handler: handler)
-        let reply = await conversation.start()
+        let reply = await conversation.startConfirmingReadBack()
         #expect(reply.code == .failure)
         #expect(reply.speech == "Sorry, MonkeyChat ran into a problem and couldn't do that.")
         #expect(reply.developerError == "handle(intent:) threw: the banana store is closed")
@@ -146,5 +166,21 @@ struct ConversationTests {
         let reply = await conversation.answer(.cancel)
         #expect(reply.outcome == "cancelled")
         #expect(reply.question == nil)
+    }
+}
+
+extension Conversation {
+    /// Starts, and answers yes when the first question is the read-back
+    /// (messages are read back before they go out): for the tests of what
+    /// happens in handle.
+    func startConfirmingReadBack() async -> EngineReply {
+        let reply = await start()
+        return reply.question == .confirmIntent ? await answer(.yes) : reply
+    }
+
+    /// Answers, then yes when that leads to the read-back.
+    func answerConfirmingReadBack(_ given: Answer) async -> EngineReply {
+        let reply = await answer(given)
+        return reply.question == .confirmIntent ? await answer(.yes) : reply
     }
 }

@@ -42,7 +42,9 @@ struct EngineRulesTests {
         let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
                                         handler: GatedHandler(gate: gate),
                                         configuration: EngineConfiguration(progressBudget: .milliseconds(50), timeout: .seconds(120)))
-        let first = await conversation.start()
+        let readBack = await conversation.start()
+        #expect(readBack.question == .confirmIntent)
+        let first = await conversation.answer(.yes)
         #expect(first.code == .inProgress)
         #expect(first.speech == "MonkeyChat is still working on it. I'll tell you when it's done.")
         gate.open()
@@ -57,7 +59,7 @@ struct EngineRulesTests {
         let conversation = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
                                         handler: SlowHandler(delay: .seconds(3600)),
                                         configuration: EngineConfiguration(progressBudget: .milliseconds(20), timeout: .milliseconds(200)))
-        let first = await conversation.start()
+        let first = await conversation.startConfirmingReadBack()
         #expect(first.code == .inProgress)
         let late = await first.pending?.result()
         #expect(late?.code == .failure)
@@ -68,7 +70,7 @@ struct EngineRulesTests {
     @Test("a fast handler answers directly, with no pending result")
     func fastHandler() async {
         let reply = await Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
-                                       handler: SlowHandler(delay: .zero)).start()
+                                       handler: SlowHandler(delay: .zero)).startConfirmingReadBack()
         #expect(reply.code == .success)
         #expect(reply.pending == nil)
     }
@@ -79,7 +81,7 @@ struct EngineRulesTests {
         let conversation = Conversation(intent: message(), description: Domains.sendMessage, handler: handler)
         #expect(await conversation.start().speech == "Who do you want to message?")
         #expect(await conversation.answer(.value(ParameterValue("Bobo"))).speech == "What do you want to say to Bobo?")
-        let done = await conversation.answer(.value(ParameterValue("hello")))
+        let done = await conversation.answerConfirmingReadBack(.value(ParameterValue("hello")))
         #expect(done.code == .success)
         #expect(done.response?.output["to"] == "Bobo")
     }
@@ -127,7 +129,7 @@ struct EngineRulesTests {
         handler.handleResponse = IntentResponse(code: .failureRequiringAppLaunch, message: "Verify it's you first.",
                                                 userActivity: UserActivity(activityType: "com.example.monkeychat.verify"))
         let reply = await Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage,
-                                       handler: handler).start()
+                                       handler: handler).startConfirmingReadBack()
         #expect(reply.code == .failureRequiringAppLaunch)
         #expect(reply.speech == "Verify it's you first. You can continue in MonkeyChat.")
         #expect(reply.response?.userActivity?.activityType == "com.example.monkeychat.verify")

@@ -221,7 +221,7 @@ struct AppsTests {
         let authorize = try runHark(["apps", "authorize", "monkeychat", "--apps", converse.apps.path, "--data-dir", converse.data.path])
         #expect(authorize.status == 0)
         #expect(authorize.out.contains("MonkeyChat sends your messages to your fellow monkeys."))
-        #expect(try converse.run(["MonkeyChat Bobo please send more bananas"]).first?.code == "success")
+        #expect(try converse.run(["MonkeyChat Bobo please send more bananas", "send it"]).map(\.code) == ["prompt", "success"])
         let unknown = try runHark(["apps", "authorize", "Nope", "--apps", converse.apps.path, "--data-dir", converse.data.path])
         #expect(unknown.status != 0)
         #expect(unknown.err.contains("no installed app is called 'Nope'"))

@@ -49,7 +49,8 @@ struct FaultTests {
         #expect(failed.code == "failure")
         #expect(failed.speech == "Sorry, MonkeyChat ran into a problem and couldn't do that.")
         #expect(failed.developerError == "handle(intent:) threw: the call log is corrupt")
-        let next = await assistant.read("MonkeyChat Bobo please send more bananas")
+        #expect(await assistant.read("MonkeyChat Bobo please send more bananas").code == "prompt")
+        let next = await assistant.read("send it")
         #expect(next.code == "success")
     }
 

@@ -35,8 +35,8 @@ struct FullDiskTests {
     func converseMessageNotSaved() throws {
         let converse = try Converse()
         // First use, with room: the data folder, its authorizations and vocabulary, and the message history.
-        let first = try converse.run(["Send a message to Bobo on MonkeyChat saying hello"])
-        #expect(first[0].code == "success")
+        let first = try converse.run(["Send a message to Bobo on MonkeyChat saying hello", "send it"])
+        #expect(first[0].code == "prompt" && first[1].code == "success")
         let folder = converse.data.appendingPathComponent("groups").appendingPathComponent(MonkeyChat.group)
         let history = folder.appendingPathComponent("messages.json")
         // A long history, so the next save runs past the limit.
@@ -53,10 +53,12 @@ struct FullDiskTests {
         let before = try Data(contentsOf: history)
 
         let result = try runLimited(["converse", "--json", "--apps", converse.apps.path, "--data-dir", converse.data.path],
-                                    input: "Send a message to Bobo on MonkeyChat saying more bananas please\nshow my messages on MonkeyChat\n")
+                                    input: "Send a message to Bobo on MonkeyChat saying more bananas please\nsend it\nshow my messages on MonkeyChat\n")
         #expect(result.status == 0, "hark converse did not finish: status \(result.status), \(result.err)")
-        let turns = try result.out.split(separator: "\n").map { try JSONDecoder().decode(ConverseTurn.self, from: Data($0.utf8)) }
-        try #require(turns.count == 2, "2 turns, \(turns.count) answers: \(result.out) \(result.err)")
+        var turns = try result.out.split(separator: "\n").map { try JSONDecoder().decode(ConverseTurn.self, from: Data($0.utf8)) }
+        try #require(turns.count == 3, "3 turns, \(turns.count) answers: \(result.out) \(result.err)")
+        // The read-back, answered "send it".
+        #expect(turns.removeFirst().code == "prompt")
 
         // The failed save: a failure, and it says why and what to do.
         #expect(turns[0].intent == "INSendMessageIntent")

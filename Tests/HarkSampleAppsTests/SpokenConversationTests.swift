@@ -27,19 +27,22 @@ struct SpokenConversationTests {
     func disambiguation(voice: String) throws {
         let converse = try Converse()
         try converse.write(#"["Bobo the Great", "Bobo Jr.", "Little Bobo"]"#, group: "group.com.example.monkeychat", file: "contacts.json")
-        let replies = try replay(["Send a message to Bobo on MonkeyChat saying please send more bananas", "The second one"],
+        let replies = try replay(["Send a message to Bobo on MonkeyChat saying please send more bananas", "The second one", "Yes, send it"],
                                  voice: voice, converse: converse)
         #expect(replies[0].speech == "Which one? 1, Bobo the Great; 2, Bobo Jr.; or 3, Little Bobo.", "heard '\(replies[0].heard)'")
         #expect(replies[1].intent == "INSendMessageIntent")
         #expect(replies[1].slots["recipients"] == "Bobo Jr.", "heard '\(replies[1].heard)'")
-        #expect(replies[1].code == "success")
+        // The message is read back before it goes.
+        #expect(replies[1].code == "prompt" && replies[1].speech.hasPrefix("Your message to Bobo Jr. says: "), "\(replies[1].speech)")
+        #expect(replies[2].code == "success", "heard '\(replies[2].heard)'")
     }
 
     @Test("with a plain Bobo, Bobo is that contact, with no question", arguments: ["kal16", "awb"])
     func plainBobo(voice: String) throws {
-        let replies = try replay(["Send a message to Bobo on MonkeyChat saying please send more bananas"], voice: voice, converse: try Converse())
+        let replies = try replay(["Send a message to Bobo on MonkeyChat saying please send more bananas", "Send it"], voice: voice, converse: try Converse())
         #expect(replies[0].slots["recipients"] == "Bobo", "heard '\(replies[0].heard)'")
-        #expect(replies[0].code == "success")
+        #expect(replies[0].code == "prompt" && replies[0].speech.hasSuffix("Ready to send it?"), "\(replies[0].speech)")
+        #expect(replies[1].code == "success", "heard '\(replies[1].heard)'")
     }
 
     @Test("TasksNotes: Remind me to leave home at 8 am", arguments: ["kal16", "awb"])

@@ -15,11 +15,12 @@ func synthesise(_ text: String, voice: String = "rms", to path: String) throws {
 struct SpokenSeedTests {
     static let seeds: [(name: String, turns: [String])] = [
         // As the seeds are spoken, "Hey Siri" and all: the request search accepts a leading wake phrase.
-        ("a", ["Hey Siri, send a MonkeyChat message", "Bobo", "Please send more bananas"]),
-        ("b", ["Send a message to Bobo on MonkeyChat", "Please send more bananas"]),
-        ("c", ["MonkeyChat Bobo please send more bananas"]),
+        // Each ends as the seeds' Siri does: the message read back, answered "send it" or "yes".
+        ("a", ["Hey Siri, send a MonkeyChat message", "Bobo", "Please send more bananas", "Send it"]),
+        ("b", ["Send a message to Bobo on MonkeyChat", "Please send more bananas", "Yes"]),
+        ("c", ["MonkeyChat Bobo please send more bananas", "Yes please send it"]),
         ("d", ["Hey Siri, can you please do me a favor and launch the MonkeyChat app to send a text with the message please send more bananas",
-               "My best friend Bobo"]),
+               "My best friend Bobo", "Send"]),
     ]
 
     @Test("each seed ends in MonkeyChat / INSendMessageIntent to Bobo, asking in between", arguments: seeds.map(\.name))
@@ -39,6 +40,8 @@ struct SpokenSeedTests {
         for reply in replies.dropLast() {
             #expect(reply.prompt, "turn '\(reply.heard)' should ask: \(reply.speech)")
         }
+        let readBack = replies[replies.count - 2]
+        #expect(readBack.speech == "Your message to Bobo says: please send more bananas. Ready to send it?", "\(readBack.speech)")
         let last = try #require(replies.last)
         #expect(last.app == "MonkeyChat")
         #expect(last.intent == "INSendMessageIntent")

@@ -119,15 +119,19 @@ struct PipelineTests {
 
 @Suite("Typed turns")
 struct TypedTurnTests {
-    @Test("a request in one turn is sent", arguments: [
+    @Test("a request in one turn is read back, and sent on 'send it'", arguments: [
         "MonkeyChat Bobo please send more bananas",
         "Send a message to Bobo on MonkeyChat saying please send more bananas",
     ])
     func oneTurn(text: String) async throws {
-        let turn = await (try makeAssistant(recognizer: false)).read(text)
-        #expect(turn.app == "MonkeyChat")
-        #expect(turn.intent == "INSendMessageIntent")
-        #expect(turn.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+        let assistant = try makeAssistant(recognizer: false)
+        let readBack = await assistant.read(text)
+        #expect(readBack.app == "MonkeyChat")
+        #expect(readBack.intent == "INSendMessageIntent")
+        #expect(readBack.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+        #expect(readBack.code == "prompt" && readBack.prompt)
+        #expect(readBack.speech == "Your message to Bobo says: please send more bananas. Ready to send it?")
+        let turn = await assistant.read("send it")
         #expect(turn.code == "success")
         #expect(turn.speech == "Your message to Bobo was sent.")
     }

@@ -35,10 +35,11 @@ struct ServeTests {
         #expect(try server.client(["recognize", "what is the weather on jupiter"]).first?["type"] as? String == "not-recognized")
 
         // The three-turn conversation, over one connection, with the client's site.
-        let turns = try server.client(["handle", "Send a message to Bobo on MonkeyChat", "Please send more bananas", "--site", "kitchen"])
-        #expect(turns.map { $0["type"] as? String } == ["handled", "handled"])
+        let turns = try server.client(["handle", "Send a message to Bobo on MonkeyChat", "Please send more bananas", "Send it", "--site", "kitchen"])
+        #expect(turns.map { $0["type"] as? String } == ["handled", "handled", "handled"])
         #expect(turns.first?["text"] as? String == "What do you want to say to Bobo?")
-        #expect((turns.last?["text"] as? String)?.contains("Bobo") == true)
+        #expect(turns.dropFirst().first?["text"] as? String == "Your message to Bobo says: please send more bananas. Ready to send it?")
+        #expect(turns.last?["text"] as? String == "Your message to Bobo was sent.")
         #expect((turns.last?["context"] as? [String: Any])?["site"] as? String == "kitchen")
         // ... and across connections when the client names the conversation.
         let first = try server.client(["handle", "Send a message to Bobo on MonkeyChat", "--conversation-id", "c-42"])
