@@ -43,6 +43,11 @@ public actor Assistant {
     /// a string holding it; rebuilt with the grammar when vocabulary changes.
     private var vocabularyRank: [String: Int] = [:]
     private var vocabularySource: (@Sendable (String) async -> [String: [String]]?)?
+    /// What each app last reported of its data (see ``refreshAppVocabulary()``):
+    /// kept in `reportedVocabulary` when there is one, so a change made
+    /// while Hark was not running is noticed at the next start.
+    private let reportedVocabulary: UserVocabularyStore?
+    private var reported: [String: [String: [String]]] = [:]
     /// The app to name in the next answer (set when the request named none).
     private var announcing: String?
 
@@ -59,16 +64,20 @@ public actor Assistant {
     ///     replaces the catalog's for the apps it has), written by
     ///     ``setVocabulary(_:type:app:)``, and re-read before an utterance
     ///     when another process (`hark vocab set`) changed it.
+    ///   - reportedVocabulary: Where what the apps last reported of their
+    ///     data is kept between runs (see ``refreshAppVocabulary()``).
     /// - Throws: ``GrammarError`` when the grammars do not compile,
     ///   ``CatalogError`` or ``DataFileError`` when the stored vocabulary
     ///   cannot be read.
     public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: PocketSphinxDecoder?,
                 dictation: DictationVocabulary, vocabularyStore: UserVocabularyStore? = nil,
+                reportedVocabulary: UserVocabularyStore? = nil,
                 logger: Logger = Logger(label: "hark"),
                 configuration: EngineConfiguration = EngineConfiguration(),
                 authorizations: AuthorizationStore? = nil, locked: Bool = false,
                 vocabularySource: (@Sendable (String) async -> [String: [String]]?)? = nil) throws {
         self.vocabularySource = vocabularySource
+        self.reportedVocabulary = reportedVocabulary
         var catalog = catalog
         if let vocabularyStore {
             vocabularyStamp = vocabularyStore.stamp()
@@ -172,27 +181,86 @@ public actor Assistant {
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
-    /// Where an app's current user vocabulary comes from. After a request to
-    /// an app succeeds, the assistant asks again and, when the app's data
-    /// changed its vocabulary (a new list, a new contact), hears the next
-    /// utterance with it — as a SiriKit app calls `INVocabulary` after its
-    /// data changes.
+    /// Where an app's current user vocabulary comes from: what its data
+    /// holds now (contacts, lists, notes), most important first. See
+    /// ``refreshAppVocabulary()``.
     public func setVocabularySource(_ source: @escaping @Sendable (String) async -> [String: [String]]?) {
         vocabularySource = source
     }
 
-    private func refreshVocabulary(after turn: Turn) async {
-        guard turn.code == IntentResponseCode.success.rawValue, !turn.prompt, let app = turn.app,
-              let source = vocabularySource, let fresh = await source(app) else { return }
-        let current = catalog.userVocabulary[app] ?? [:]
-        for (type, strings) in fresh.sorted(by: { $0.key < $1.key }) where current[type] != strings {
+    /// Asks every app what its data holds now and, where that changed since
+    /// the app last reported it (a contact added, renamed or deleted — by
+    /// the app, by the person editing its files, by another process, or
+    /// while Hark was not running), makes it the app's vocabulary of that
+    /// type, so the next utterance is heard with it: what a SiriKit app does
+    /// by calling `INVocabulary` whenever its data changes. Run before each
+    /// request and after each finished one. A type whose report did not
+    /// change is left as the user vocabulary has it (`hark vocab set`).
+    public func refreshAppVocabulary() async {
+        guard let source = vocabularySource, pendingQuestion == nil else { return }
+        var changed = false, reordered = false
+        for app in catalog.apps.map(\.name) {
+            guard let fresh = await source(app) else { continue }
+            let last: [String: [String]]?
+            if let known = reported[app] {
+                last = known
+            } else if let reportedVocabulary, (try? reportedVocabulary.hasRecord(app: app)) == true {
+                last = try? reportedVocabulary.vocabulary(app: app)
+            } else {
+                last = nil
+            }
+            guard let last else {
+                // The first report: the vocabulary was seeded from this very
+                // data at start (or set since), so it is only remembered.
+                reported[app] = fresh
+                do {
+                    for (type, strings) in fresh { try reportedVocabulary?.set(strings, type: try VocabularyStringType.named(type), app: app) }
+                } catch {
+                    logger.error("the app's vocabulary report was not kept", metadata: ["vocabulary.app": "\(app)", "error": "\(error)"])
+                }
+                continue
+            }
+            guard fresh != last else { continue }
             do {
-                try setVocabulary(strings, type: type, app: app)
-                logger.debug("vocabulary updated", metadata: ["vocabulary.app": "\(app)", "vocabulary.type": "\(type)"])
+                for type in Set(fresh.keys).union(last.keys).sorted() where fresh[type] != last[type] {
+                    let strings = fresh[type] ?? []
+                    let kind = try VocabularyStringType.named(type)
+                    let normalized = try UserVocabularyStore.normalize(strings, type: kind)
+                    let current = catalog.userVocabulary[app]?[type] ?? []
+                    guard current != normalized else { continue }
+                    if let vocabularyStore {
+                        try vocabularyStore.set(normalized, type: kind, app: app)
+                        vocabularyStamp = vocabularyStore.stamp()
+                    }
+                    catalog.setVocabulary(normalized, type: type, app: app)
+                    // A new order alone (Bobo messaged last) changes which
+                    // homophone wins, not what can be heard.
+                    if Set(current) == Set(normalized) { reordered = true } else { changed = true }
+                    logger.debug("vocabulary follows the app's data", metadata: ["vocabulary.app": "\(app)", "vocabulary.type": "\(type)"])
+                }
+                reported[app] = fresh
+                if let reportedVocabulary {
+                    for (type, strings) in fresh { try reportedVocabulary.set(strings, type: try VocabularyStringType.named(type), app: app) }
+                    for type in last.keys where fresh[type] == nil {
+                        try reportedVocabulary.set([], type: try VocabularyStringType.named(type), app: app)
+                    }
+                }
             } catch {
-                logger.error("vocabulary not updated", metadata: ["vocabulary.app": "\(app)", "error": "\(error)"])
+                logger.error("the app's vocabulary was not updated", metadata: ["vocabulary.app": "\(app)", "error": "\(error)"])
             }
         }
+        if changed {
+            do { try rebuildMainGrammar() } catch {
+                logger.error("grammar not rebuilt after a vocabulary change", metadata: ["error": "\(error)"])
+            }
+        } else if reordered {
+            vocabularyRank = Self.rank(catalog.userVocabulary)
+        }
+    }
+
+    private func refreshVocabulary(after turn: Turn) async {
+        guard turn.code == IntentResponseCode.success.rawValue, !turn.prompt else { return }
+        await refreshAppVocabulary()
     }
 
     /// Locks or unlocks the device.
@@ -211,6 +279,7 @@ public actor Assistant {
     public func hear(_ samples: [Int16]) async throws -> Turn {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
         refreshVocabulary()
+        await refreshAppVocabulary()
         var recognition = try await decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
         if answerGrammar != nil, !isAnswer(recognition.text) {
             // Not an answer: perhaps a new request, which only the main grammar can hear.
@@ -356,6 +425,7 @@ public actor Assistant {
             return answered
         }
         refreshVocabulary()
+        await refreshAppVocabulary()
         let parses = mainParser.parse(text)
         let route = Self.route(parses, defaultApp: catalog.defaultApp)
         let best: Parse

@@ -246,10 +246,15 @@ public struct InstalledApps: Sendable {
         return try Assistant(
             catalog: catalog, handlers: handlers, decoder: recognizer ?? builder.recognizer,
             dictation: try Resources.dictation(modelsDirectory: builder.modelsDirectory),
-            vocabularyStore: store, logger: builder.logger, configuration: builder.configuration,
+            vocabularyStore: store,
+            reportedVocabulary: try UserVocabularyStore(dataDirectory: builder.dataDirectory, user: Self.reportedVocabularyFolder),
+            logger: builder.logger, configuration: builder.configuration,
             authorizations: authorizations, locked: builder.locked,
             vocabularySource: { app in await sources[app]?() })
     }
+
+    /// The folder under `vocabulary/` that keeps what the apps last reported of their data.
+    static let reportedVocabularyFolder = "reported-by-apps"
 
     /// Stops the apps' extension processes.
     public func shutdown() async {

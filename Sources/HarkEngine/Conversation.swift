@@ -204,8 +204,10 @@ public actor Conversation {
                 self.intent[parameter.name] = nil
                 return askValue(parameter, preface: nil)
             case .needsMoreDetails:
+                // Too many matches to offer ("Bobo" among 14 Bobos): the whole name, please.
+                let said = self.intent[parameter.name]?.spoken
                 self.intent[parameter.name] = nil
-                return askValue(parameter, preface: "I need a bit more detail.")
+                return askValue(parameter, preface: said.map { "More than ten match \($0); I need the whole name." } ?? "I need a bit more detail.")
             case .unsupported(let reason):
                 self.intent[parameter.name] = nil
                 return askValue(parameter, preface: reason ?? "\(intent.app) can't use that.")

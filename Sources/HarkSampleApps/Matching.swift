@@ -7,7 +7,8 @@ import HarkIntents
 ///
 /// - an exact match (same words) → `success`
 /// - one partial match (the spoken words are part of one name) → `confirmationRequired`
-/// - several partial matches → `disambiguation` (at most 10, in the app's order)
+/// - several partial matches → `disambiguation` (2 to 10, in the app's
+///   order); more than 10 → `needsMoreDetails` (SiriKit offers at most 10)
 /// - else, names that sound the same word for word ("by iphone" for "buy
 ///   iPhone"), or else that share a distinctive word ("my iphone"): one is
 ///   `confirmationRequired`, several a `disambiguation` — what a recognizer
@@ -39,7 +40,8 @@ enum NameMatch {
         switch candidates.count {
         case 0: return .unsupported(reason: reason)
         case 1: return .confirmationRequired(with: candidates[0])
-        default: return .disambiguation(with: Array(candidates.prefix(10)))
+        case 2...10: return .disambiguation(with: candidates)
+        default: return .needsMoreDetails
         }
     }
 

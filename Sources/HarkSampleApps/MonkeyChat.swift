@@ -35,12 +35,15 @@ public enum MonkeyChat {
     /// MonkeyChat's data.
     public actor Store {
         let contacts: JSONDocument<[String]>
+        /// The person's favourite contacts (`favorites.json`), first in what Hark hears.
+        let favorites: JSONDocument<[String]>
         let messages: JSONDocument<[Message]>
         let calls: JSONDocument<[Call]>
 
         /// - Throws: when a document exists but cannot be read.
         public init(container: AppGroupContainer) throws {
             contacts = try JSONDocument(url: container.url.appendingPathComponent("contacts.json"), initial: MonkeyChat.defaultContacts)
+            favorites = try JSONDocument(url: container.url.appendingPathComponent("favorites.json"), initial: [])
             messages = try JSONDocument(url: container.url.appendingPathComponent("messages.json"), initial: [
                 Message(recipient: "me", sender: "Zuzu", content: "Are we still on for the banana party?", sent: Date(timeIntervalSince1970: 1_800_000_000), read: false),
             ])
@@ -50,6 +53,16 @@ public enum MonkeyChat {
         }
 
         public func contactNames() async -> [String] { await contacts.value }
+
+        /// The contacts as MonkeyChat reports them to Hark's vocabulary
+        /// (SiriKit asks for the most important first): favourites, then the
+        /// others by their latest message or call, newest first, then the
+        /// rest in the address book's order. Read from the files as they are
+        /// now, so a contact added or deleted by anyone is reported at once.
+        public func contactsByImportance() async -> [String] {
+            MonkeyChat.byImportance(contacts: await contacts.value, favorites: await favorites.value,
+                                    messages: await messages.value, calls: await calls.value)
+        }
         public func sentMessages() async -> [Message] { await messages.value.filter { $0.sender == "me" } }
         public func allMessages() async -> [Message] { await messages.value }
         public func callHistory() async -> [Call] { await calls.value }
@@ -86,6 +99,29 @@ public enum MonkeyChat {
                                      none: "I couldn't find \(person.displayName) in your MonkeyChat contacts.")
                 .map { INPerson(displayName: $0, identifier: $0) }
         }
+    }
+
+    /// `contacts` ordered favourites first, then by latest message or call (newest first), then as given.
+    static func byImportance(contacts: [String], favorites: [String], messages: [Message], calls: [Call]) -> [String] {
+        var latest: [String: Date] = [:]
+        for message in messages {
+            for name in [message.recipient, message.sender] where name != "me" {
+                latest[name] = max(latest[name] ?? .distantPast, message.sent)
+            }
+        }
+        for call in calls { latest[call.contact] = max(latest[call.contact] ?? .distantPast, call.date) }
+        let favorite = Dictionary(favorites.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return contacts.enumerated().sorted { a, b in
+            switch (favorite[a.element], favorite[b.element]) {
+            case let (x?, y?): return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil):
+                let (x, y) = (latest[a.element], latest[b.element])
+                if x != y { return (x ?? .distantPast) > (y ?? .distantPast) }
+                return a.offset < b.offset
+            }
+        }.map(\.element)
     }
 
     /// Sends messages.

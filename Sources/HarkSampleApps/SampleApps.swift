@@ -70,9 +70,20 @@ public struct SampleApps: Sendable {
     static func openMonkeyChat(_ data: URL) throws -> (store: MonkeyChat.Store, runtime: AppRuntime) {
         let container = try container(MonkeyChat.group, data)
         let store = try MonkeyChat.Store(container: container)
-        let contacts = try JSONDocumentFile.read([String].self, at: container.url.appendingPathComponent("contacts.json"))
-            ?? MonkeyChat.defaultContacts
-        return (store, AppRuntime(handlers: MonkeyChat.handlers(store), vocabulary: ["contactName": titlesAndWords(contacts)]))
+        // Its contacts as they change (added, renamed, deleted, messaged).
+        let source: @Sendable () async -> [String: [String]]? = {
+            ["contactName": titlesAndWords(await store.contactsByImportance())]
+        }
+        func read<T: Decodable>(_ type: T.Type, _ file: String) throws -> T? {
+            try JSONDocumentFile.read(type, at: container.url.appendingPathComponent(file))
+        }
+        let contacts = MonkeyChat.byImportance(
+            contacts: try read([String].self, "contacts.json") ?? MonkeyChat.defaultContacts,
+            favorites: try read([String].self, "favorites.json") ?? [],
+            messages: try read([MonkeyChat.Message].self, "messages.json") ?? [],
+            calls: try read([MonkeyChat.Call].self, "calls.json") ?? [])
+        return (store, AppRuntime(handlers: MonkeyChat.handlers(store), vocabulary: ["contactName": titlesAndWords(contacts)],
+                                  vocabularySource: source))
     }
 
     static func openNotebook(_ app: (some NotebookApp).Type, _ data: URL) throws -> (store: NotebookStore, runtime: AppRuntime) {

@@ -160,15 +160,15 @@ struct AppsTests {
     @Test("MonkeyPay is refused while the device is locked, and so is what an app restricts; the rest works")
     func locked() throws {
         let converse = try Converse()
-        let turns = try converse.run(["Send Bobo twenty dollars with MonkeyPay", "MonkeyChat Bobo hello",
+        let turns = try converse.run(["Send Bobo twenty dollars with MonkeyPay", "MonkeyChat Bobo hello", "send it",
                                       "get me a ride to the zoo with MonkeyRide", "read my messages from Bobo on MonkeyChat"],
                                      extra: ["--locked"])
         #expect(turns[0].code == "refused")
         #expect(turns[0].speech == "You'll need to unlock your device first.")
-        #expect(turns[1].code == "success")
-        #expect(turns[2].code == "refused")
-        #expect(turns[3].intent == "INSearchForMessagesIntent")
+        #expect(turns[1].code == "prompt" && turns[2].code == "success")
         #expect(turns[3].code == "refused")
+        #expect(turns[4].intent == "INSearchForMessagesIntent")
+        #expect(turns[4].code == "refused")
         // Unlocked, the same requests go ahead.
         let unlocked = try converse.run(["read my messages from Bobo on MonkeyChat"])
         #expect(unlocked.first?.code == "success")

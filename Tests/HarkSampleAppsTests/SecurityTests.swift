@@ -120,8 +120,10 @@ struct SecurityTests {
         let list = try runHark(["vocab", "list", "--data-dir", converse.data.path, "--app", "MonkeyChat"])
         for string in hostile { #expect(list.out.contains(string), "the vocabulary lost '\(string)'") }
         // Said as a message's content, sent, and read back.
-        let turns = try converse.run(hostile.map { "MonkeyChat Bobo \($0)" } + ["read my messages from Bobo on MonkeyChat"])
-        for turn in turns.dropLast() { #expect(turn.code == "success", "\(turn.heard): \(turn.speech)") }
+        let turns = try converse.run(hostile.flatMap { ["MonkeyChat Bobo \($0)", "send it"] } + ["read my messages from Bobo on MonkeyChat"])
+        for (i, turn) in turns.dropLast().enumerated() {
+            #expect(turn.code == (i % 2 == 0 ? "prompt" : "success"), "\(turn.heard): \(turn.speech)")
+        }
         #expect(!FileManager.default.fileExists(atPath: marker), "a shell ran something the user said")
     }
 }

@@ -32,7 +32,9 @@ struct CLITests {
         }
         #expect(objects[0]["code"] as? String == "prompt")
         #expect(objects[0]["prompt"] as? Bool == true)
-        #expect(objects[1]["code"] as? String == "success")
+        // Complete, the message is read back before it is sent.
+        #expect(objects[1]["code"] as? String == "prompt")
+        #expect((objects[1]["speech"] as? String)?.hasSuffix("Ready to send it?") == true)
         #expect((objects[1]["slots"] as? [String: String])?["recipients"] == "Bobo")
     }
 

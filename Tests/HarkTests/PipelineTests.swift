@@ -143,9 +143,10 @@ struct TypedTurnTests {
         #expect(asked.code == "prompt")
         #expect(asked.prompt)
         #expect(asked.speech == "What do you want to say to Bobo?")
-        let done = await assistant.read("Please send more bananas")
-        #expect(done.code == "success")
-        #expect(done.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+        let readBack = await assistant.read("Please send more bananas")
+        #expect(readBack.code == "prompt" && readBack.speech == "Your message to Bobo says: please send more bananas. Ready to send it?")
+        #expect(readBack.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+        #expect(await assistant.read("yes please").code == "success")
     }
 
     @Test("a request naming nobody asks who, and takes a contact's name")
@@ -155,9 +156,10 @@ struct TypedTurnTests {
         #expect(asked.speech == "Who do you want to message?")
         let who = await assistant.read("Little Bobo")
         #expect(who.speech == "What do you want to say to Little Bobo?")
-        let done = await assistant.read("see you at the tree")
-        #expect(done.slots == ["recipients": "Little Bobo", "content": "see you at the tree"])
-        #expect(done.code == "success")
+        let readBack = await assistant.read("see you at the tree")
+        #expect(readBack.slots == ["recipients": "Little Bobo", "content": "see you at the tree"])
+        #expect(readBack.code == "prompt")
+        #expect(await assistant.read("send").code == "success")
     }
 
     @Test("nonsense is not understood, not guessed")

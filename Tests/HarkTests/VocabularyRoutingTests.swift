@@ -106,9 +106,10 @@ struct AppRoutingTests {
         let readBack = await assistant.read("Send a message to Bobo saying these were great bananas")
         #expect(readBack.app == "MonkeyChat" && readBack.code == "prompt")
         #expect(readBack.speech == "MonkeyChat: Your message to Bobo says: these were great bananas. Ready to send it?")
+        // Named once, at the first answer.
         let turn = await assistant.read("yes")
         #expect(turn.app == "MonkeyChat" && turn.code == "success")
-        #expect(turn.speech == "MonkeyChat: Your message to Bobo was sent.")
+        #expect(turn.speech == "Your message to Bobo was sent.")
     }
 
     @Test("with one app installed, the answer does not name it")
@@ -236,7 +237,9 @@ struct SpokenVocabularyTests {
         let samples = try flite("Send a message to Zuzu on MonkeyChat saying see you at the river")
         let assistant = try assistant(apps: try appsFolder([:]), recognizer: true)
         let before = try await assistant.hear(samples)
-        #expect(!before.heard.contains("zuzu"), "not a contact yet: \(before.heard)")
+        // Not a contact yet: no recipient Zuzu (the word may still be dictated as a message).
+        #expect(before.slots["recipients"] != "Zuzu" && !before.heard.contains("to zuzu on monkey chat"), "\(before.heard)")
+        _ = await assistant.read("cancel")
         try await assistant.setVocabulary(["Zuzu"] + MonkeyChat.defaultContacts, type: "contactName", app: "MonkeyChat")
         let after = try await assistant.hear(samples)
         #expect(after.heard.contains("message to zuzu on monkey chat"), "\(after.heard)")
@@ -244,7 +247,7 @@ struct SpokenVocabularyTests {
         _ = await assistant.read("cancel")
         try await assistant.removeAllVocabulary(app: "MonkeyChat")
         let removed = try await assistant.hear(samples)
-        #expect(!removed.heard.contains("zuzu") && removed.slots["recipients"] != "Zuzu", "\(removed.heard)")
+        #expect(removed.slots["recipients"] != "Zuzu" && !removed.heard.contains("to zuzu on monkey chat"), "\(removed.heard)")
     }
 
     @Test("of two contacts that sound the same (Koko, Coco), the recognizer hears the earlier one")
