@@ -35,6 +35,8 @@ public struct UtteranceResult: Sendable, Codable {
     /// How the assistant answered: "notUnderstood", "whichApp" (it asked
     /// which app), or the handler's response code.
     public var code: String?
+    /// The recognizer's confidence in what it heard, 0...1 (0 when rejected).
+    public var confidence: Double = 0
 
     public init(audio: String, expectedIntent: String?, expectedSlots: [String: String], heard: String,
                 intent: String?, slots: [String: String], accepted: Bool, intentCorrect: Bool,
@@ -56,7 +58,7 @@ public struct UtteranceResult: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case audio, set, heard, intent, slots, accepted, code
+        case audio, set, heard, intent, slots, accepted, code, confidence
         case expectedText = "expected_text", expectedIntent = "expected_intent", expectedSlots = "expected_slots"
         case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
         case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
@@ -137,6 +139,37 @@ public struct BenchReport: Sendable, Encodable {
     public var bySet: [String: Group] = [:]
     /// The stock decoder's figures on the same audio (`--baseline`).
     public var baseline: Baseline?
+    /// How well the confidence predicts a right reading: utterances that
+    /// were heard as something (not rejected), by confidence, with the
+    /// share read right (in grammar, accepted; out of grammar, never).
+    public var calibration: [CalibrationBin] = []
+
+    /// One band of confidence.
+    public struct CalibrationBin: Sendable, Encodable, Equatable {
+        public var low: Double
+        public var high: Double
+        public var utterances: Int
+        public var right: Int
+        public var meanConfidence: Double
+
+        enum CodingKeys: String, CodingKey {
+            case low, high, utterances, right
+            case meanConfidence = "mean_confidence"
+        }
+    }
+
+    /// `results` heard as something, in ten bands of confidence.
+    public static func calibration(of results: [UtteranceResult]) -> [CalibrationBin] {
+        let heard = results.filter { $0.code != "notUnderstood" && !$0.heard.isEmpty }
+        return (0..<10).compactMap { band in
+            let low = Double(band) / 10, high = Double(band + 1) / 10
+            let inBand = heard.filter { $0.confidence >= low && ($0.confidence < high || (band == 9 && $0.confidence <= 1)) }
+            guard !inBand.isEmpty else { return nil }
+            return CalibrationBin(low: low, high: high, utterances: inBand.count,
+                                  right: inBand.filter { $0.expectedIntent != nil && $0.accepted }.count,
+                                  meanConfidence: inBand.map(\.confidence).reduce(0, +) / Double(inBand.count))
+        }
+    }
 
     /// A peer's figures beside Hark's.
     public struct Baseline: Sendable, Encodable {
@@ -206,7 +239,7 @@ public struct BenchReport: Sendable, Encodable {
         case slotPrecision = "slot_precision", slotRecall = "slot_recall", slotF1 = "slot_f1"
         case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
         case peakRssMb = "peak_rss_mb", bySnr = "by_snr", baseline
-        case settings, partial, results, byIntent = "by_intent", bySet = "by_set"
+        case settings, partial, results, byIntent = "by_intent", bySet = "by_set", calibration
     }
 
     /// Every key is written, a figure that does not apply as null (a report
@@ -232,6 +265,7 @@ public struct BenchReport: Sendable, Encodable {
         try c.encodeIfPresent(baseline, forKey: .baseline)
         try c.encode(byIntent, forKey: .byIntent)
         try c.encode(bySet, forKey: .bySet)
+        try c.encode(calibration, forKey: .calibration)
         try c.encode(results, forKey: .results)
     }
 
@@ -281,6 +315,12 @@ public struct BenchReport: Sendable, Encodable {
                     let n = Double(noisy.count)
                     lines.append("| average of the noisy | \(pct(noisy.map(\.0.commandAcceptance).reduce(0, +) / n)) | \(pct(noisy.map(\.1.commandAcceptance).reduce(0, +) / n)) |")
                 }
+            }
+        }
+        if !calibration.isEmpty {
+            lines += ["", "| confidence | utterances heard | read right | mean confidence |", "|---|---|---|---|"]
+            for bin in calibration {
+                lines.append("| \(String(format: "%.1f–%.1f", bin.low, bin.high)) | \(bin.utterances) | \(pct(Double(bin.right) / Double(bin.utterances))) | \(String(format: "%.2f", bin.meanConfidence)) |")
             }
         }
         let noisyErrors = bySnr.filter { $0.snrDb != nil }.map(\.errors.count).reduce(0, +)
@@ -459,6 +499,7 @@ public enum Bench {
             result.slotsRight = u.slots.filter { name, value in given[name].map(trimmed) == trimmed(value) }.count
         }
         result.code = answer.code
+        result.confidence = turn.confidence
         result.set = u.set
         result.expectedText = u.text
         return result
@@ -550,7 +591,8 @@ public enum Bench {
             errors: results.filter { !$0.accepted },
             results: results,
             byIntent: Dictionary(grouping: results, by: { $0.expectedIntent ?? "reject" }).mapValues { BenchReport.Group($0) },
-            bySet: Dictionary(grouping: results, by: { $0.set ?? "none" }).mapValues { BenchReport.Group($0) })
+            bySet: Dictionary(grouping: results, by: { $0.set ?? "none" }).mapValues { BenchReport.Group($0) },
+            calibration: BenchReport.calibration(of: results))
     }
 }
 

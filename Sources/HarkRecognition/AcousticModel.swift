@@ -12,6 +12,9 @@ public struct AcousticModel: Sendable, Equatable {
     public var dictionary: String
     /// The general n-gram language model, when present.
     public var languageModel: String?
+    /// The phone n-gram model (`en-us-phone.lm.bin`), when present: the
+    /// yardstick of a word's confidence (see ``PocketSphinxDecoder``).
+    public var phoneLanguageModel: String?
 
     static let requiredFiles = ["mdef", "means", "variances", "transition_matrices"]
 
@@ -54,6 +57,8 @@ public struct AcousticModel: Sendable, Equatable {
         }
         acousticModel = hmm.path
         dictionary = dict
+        let phoneModels = searchDirs.map { $0.appendingPathComponent("en-us-phone.lm.bin").path }
+        phoneLanguageModel = phoneModels.first(where: { fm.isReadableFile(atPath: $0) })
         languageModel = find(".lm.bin", preferring: "en-us.lm.bin")
     }
 }

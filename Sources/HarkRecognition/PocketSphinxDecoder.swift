@@ -40,6 +40,19 @@ public struct DecoderOptions: Sendable, Equatable {
     /// override ``measuredArguments``.
     public var arguments: [String: String]
 
+    /// The logistic that turns a word's acoustic gap to the phone loop (nats
+    /// per frame, at most about 0) into a confidence: 1 / (1 + e^-(offset + slope × gap)),
+    /// fitted on the fixtures (README, "Confidence").
+    public var confidenceOffset: Double = 5.52
+    public var confidenceSlope: Double = 1269
+
+    /// Utterances heard with less confidence than this are rejected as not
+    /// understood (where the grammar rejects out-of-grammar speech); 0
+    /// keeps every one. 0.12 is a mean gap of -0.0059: below every right
+    /// reading of the fixtures and barista-dev (README, "Confidence").
+    public var minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence
+    public static let defaultMinimumConfidence = 0.12
+
     /// Probability factor per phone of a free-text slot in the grammar pass:
     /// low enough that free text does not swallow grammar words, high
     /// enough that it takes the words no grammar names.
@@ -72,8 +85,10 @@ public struct DecoderOptions: Sendable, Equatable {
     public static let defaultRejectionPhonePenalty = 1e-8
 
     public init(arguments: [String: String] = [:], freeTextPhonePenalty: Double = DecoderOptions.defaultFreeTextPhonePenalty,
-                rejectionPhonePenalty: Double? = DecoderOptions.defaultRejectionPhonePenalty, denoise: Bool = true) {
+                rejectionPhonePenalty: Double? = DecoderOptions.defaultRejectionPhonePenalty, denoise: Bool = true,
+                minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence) {
         self.arguments = arguments
+        self.minimumConfidence = minimumConfidence
         self.freeTextPhonePenalty = freeTextPhonePenalty
         self.rejectionPhonePenalty = rejectionPhonePenalty
         self.denoise = denoise
@@ -105,6 +120,8 @@ public final class PocketSphinxDecoder: Sendable {
         var dictation: OpaquePointer?
         /// Word classes added to the dictation decoder's n-gram model (at most 128).
         var dictationClasses = 0
+        /// The phone-loop search (``phoneSearch``) has been added.
+        var hasPhoneSearch = false
     }
 
     /// A grammar search held by the decoder.
@@ -403,13 +420,88 @@ public final class PocketSphinxDecoder: Sendable {
                 recognition.rejected = true
                 recognition.confidence = 0
             } else {
-                recognition.words = try Self.transcribeFreeText(pass.segments, samples: samples, state: state!, frameRate: frameRate)
+                var segments = pass.segments
+                recognition.confidence = try scoreConfidence(&segments, samples: samples, state: &state!)
+                recognition.words = try Self.transcribeFreeText(segments, samples: samples, state: state!, frameRate: frameRate)
                 recognition.text = recognition.words.map(\.word).joined(separator: " ")
+                if grammar.rejectsOutOfGrammar, recognition.confidence < options.minimumConfidence {
+                    // Forced onto the grammar, but far worse than any phones: out of grammar.
+                    recognition.rejected = true
+                    recognition.text = ""
+                    recognition.words = []
+                }
             }
             let elapsed = ContinuousClock.now - started
             recognition.decodeSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             return recognition
         }
+    }
+
+    /// The allphone search over the phone n-gram model: the best any
+    /// sequence of phones scores on the same audio.
+    static let phoneSearch = "hark-phones"
+
+    /// How sure the grammar pass is of each word it heard, and of the
+    /// whole utterance, 0...1 (pocketsphinx's FSG search has no posterior:
+    /// it reported 1 for everything).
+    ///
+    /// Each grammar word's acoustic score is compared with that of the
+    /// best sequence of any phones over the same frames (an allphone pass
+    /// with the phone n-gram model): the gap, per frame, says how much worse
+    /// the grammar's word explains the audio than unconstrained phones do.
+    /// A word's confidence is a logistic of its gap; the utterance's, of the
+    /// mean gap over its grammar words weighted by their frames (free text
+    /// and fillers are phones already, and left out). The logistic was
+    /// fitted on the fixtures and barista-dev, the probability that the
+    /// reading is right (README, "Confidence"). 1 when there is no phone
+    /// model or no grammar word to compare.
+    private func scoreConfidence(_ segments: inout [Segment], samples: [Int16], state: inout State) throws -> Double {
+        guard let phoneModel = model.phoneLanguageModel, let current = state.searches.first else { return 1 }
+        let decoder = state.decoder
+        if !state.hasPhoneSearch {
+            // The grammar's wide beams (1e-80) made the phone loop ten times
+            // slower than real time; it reads its beams when it is made.
+            let config = ps_get_config(decoder)
+            let narrow: [(String, Double)] = [("-beam", 1e-40), ("-pbeam", 1e-40), ("-wbeam", 1e-30)]
+            let saved = narrow.map { name, _ in (name, cmd_ln_float_r(config, name)) }
+            for (name, value) in narrow { cmd_ln_set_float_r(config, name, value) }
+            // Context-independent phones: a tenth of the states.
+            cmd_ln_set_int_r(config, "-allphone_ci", 1)
+            defer {
+                for (name, value) in saved { cmd_ln_set_float_r(config, name, value) }
+                cmd_ln_set_int_r(config, "-allphone_ci", 0)
+            }
+            guard ps_set_allphone_file(decoder, Self.phoneSearch, phoneModel) == 0 else { return 1 }
+            state.hasPhoneSearch = true
+        }
+        guard ps_set_search(decoder, Self.phoneSearch) == 0 else { return 1 }
+        let phones = try Self.decode(samples, with: decoder, frameRate: frameRate).segments
+        guard ps_set_search(decoder, current.name) == 0 else {
+            throw RecognitionError("pocketsphinx could not return to the grammar search")
+        }
+        let lmath = ps_get_logmath(decoder)
+        /// The phone loop's score over frames a...b (a phone cut by the range counts pro rata).
+        func loopScore(_ a: Int, _ b: Int) -> Double {
+            var total = 0.0
+            for p in phones where p.endFrame >= a && p.startFrame <= b {
+                let overlap = min(b, p.endFrame) - max(a, p.startFrame) + 1
+                total += Double(p.acoustic) * Double(overlap) / Double(p.endFrame - p.startFrame + 1)
+            }
+            return total
+        }
+        var gapSum = 0.0, frameSum = 0.0
+        for i in segments.indices {
+            let s = segments[i]
+            guard Self.spokenWord(s.token) != nil, PhoneLoop.kind(of: s.token) == nil else { continue }
+            let frames = Double(s.endFrame - s.startFrame + 1)
+            let gap = logmath_log_to_ln(lmath, Int32(clamping: Int(Double(s.acoustic) - loopScore(s.startFrame, s.endFrame)))) / frames
+            let confidence = 1 / (1 + exp(-(options.confidenceOffset + options.confidenceSlope * gap)))
+            segments[i].confidence = confidence
+            gapSum += gap * frames
+            frameSum += frames
+        }
+        guard frameSum > 0 else { return 1 }
+        return 1 / (1 + exp(-(options.confidenceOffset + options.confidenceSlope * gapSum / frameSum)))
     }
 
     /// One decoded token with its frames.
@@ -418,6 +510,8 @@ public final class PocketSphinxDecoder: Sendable {
         var startFrame: Int
         var endFrame: Int
         var confidence: Double
+        /// The acoustic score (pocketsphinx's log base), for confidence.
+        var acoustic: Int = 0
     }
 
     /// Decodes `samples` with the decoder's current search.
@@ -443,7 +537,8 @@ public final class PocketSphinxDecoder: Sendable {
             ps_seg_frames(s, &sf, &ef)
             let post = ps_seg_prob(s, &ascr, &lscr, &lback)
             if let w = ps_seg_word(s).map({ String(cString: $0) }) {
-                segments.append(Segment(token: w, startFrame: Int(sf), endFrame: Int(ef), confidence: min(1, logmath_exp(lmath, post))))
+                segments.append(Segment(token: w, startFrame: Int(sf), endFrame: Int(ef), confidence: min(1, logmath_exp(lmath, post)),
+                                        acoustic: Int(ascr)))
             }
             seg = ps_seg_next(s)
         }

@@ -70,6 +70,9 @@ struct AssistantOptions: ParsableArguments {
             completion: .list(["off", String(DecoderOptions.defaultRejectionPhonePenalty)]))
     var rejection: String = String(DecoderOptions.defaultRejectionPhonePenalty)
 
+    @Option(help: ArgumentHelp("Reject what is heard with less confidence than this (0...1; 0 keeps everything).", valueName: "confidence"))
+    var minConfidence: Double = DecoderOptions.defaultMinimumConfidence
+
     @Option(help: "Noise suppression before decoding: 'auto' uses RNNoise when it can be loaded and warns once when not; 'rnnoise' requires it ($HARK_RNNOISE_LIBRARY names another build); 'off'.")
     var denoise: Denoise = .auto
 
@@ -113,6 +116,9 @@ extension AssistantOptions {
         for option in decoderOptions where !option.contains("=") {
             throw ValidationError("--decoder-option takes NAME=VALUE, got '\(option)'")
         }
+        guard (0...1).contains(minConfidence) else {
+            throw ValidationError("--min-confidence takes a number from 0 to 1 (e.g. 0.12), got \(minConfidence)")
+        }
         if rejection != "off" {
             guard let p = Double(rejection), p > 0, p < 1 else {
                 throw ValidationError("--rejection takes a probability between 0 and 1 (e.g. 1e-8) or 'off', got '\(rejection)'")
@@ -123,7 +129,7 @@ extension AssistantOptions {
     /// The recognizer settings these options give.
     var recognizerOptions: DecoderOptions {
         DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
-                       denoise: denoise.enabled)
+                       denoise: denoise.enabled, minimumConfidence: minConfidence)
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

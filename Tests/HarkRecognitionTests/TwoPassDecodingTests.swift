@@ -77,6 +77,28 @@ struct TwoPassDecodingTests {
         #expect(d.dictationUnigramCount == unigrams)
     }
 
+    @Test("confidence is measured against a phone loop: high for the grammar's own sentence, low for speech forced onto it")
+    func confidence() throws {
+        let d = try decoder.get()
+        let spoken = try d.recognize(try samples(repository.appendingPathComponent("audio-fixtures/flite-rms/monkeychat-send-bobo-bananas.wav").path),
+                                     grammar: grammar())
+        let other = try d.recognize(try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path),
+                                    grammar: grammar())
+        #expect(!spoken.rejected && spoken.confidence > 0.5 && spoken.confidence < 1, "\(spoken.confidence)")
+        #expect(!other.rejected && other.confidence > 0.5 && other.confidence < 1, "\(other.confidence)")
+        #expect(spoken.confidence != other.confidence, "a measured confidence, not a constant")
+        // The grammar's words each have their own; free text keeps the n-gram pass's.
+        let grammarWords = spoken.words.prefix(8)
+        #expect(grammarWords.allSatisfy { $0.confidence > 0 && $0.confidence < 1 }, "\(grammarWords.map(\.confidence))")
+        #expect(Set(grammarWords.map(\.confidence)).count > 1)
+        // A sentence about lights, forced onto the messaging grammar (rejection off): far less sure.
+        let forced = try d.recognize(try samples(repository.appendingPathComponent("audio-fixtures/espeak-us/oog-lights.wav").path),
+                                     grammar: grammar(rejecting: false))
+        #expect(!forced.text.isEmpty)
+        #expect(forced.confidence < 0.5 && forced.confidence < min(spoken.confidence, other.confidence) - 0.3,
+                "\(forced.text): \(forced.confidence) beside \(spoken.confidence), \(other.confidence)")
+    }
+
     @Test("speech outside the grammar is rejected, not read as the nearest sentence")
     func rejectsOutOfGrammar() throws {
         let d = try decoder.get()

@@ -38,6 +38,28 @@ struct CLITests {
         #expect((objects[1]["slots"] as? [String: String])?["recipients"] == "Bobo")
     }
 
+    @Test("a sentence for no app that the grammars would take is rejected on its low confidence")
+    func lowConfidenceRejected() throws {
+        // "Turn on the living room lights": forced onto the sample apps'
+        // grammars it read as a task ("i did living room"); its mean acoustic
+        // gap to a phone loop is far below any right reading's.
+        let clip = Repo.fixtures.appendingPathComponent("espeak-us/oog-lights.wav").path
+        let spoken = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let result = try runHark(["replay", clip, "--json"])
+        #expect(result.status == 0, "\(result.err)")
+        let turn = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(turn["code"] as? String == "notUnderstood", "\(result.out)")
+        let low = try #require(turn["confidence"] as? Double)
+        #expect(low > 0 && low < 0.12, "\(low)")
+        // Kept with --min-confidence 0, and the in-grammar sentence is far surer.
+        let kept = try runHark(["replay", clip, "--json", "--min-confidence", "0"])
+        #expect(kept.out.contains(#""code":"notUnderstood""#) == false, "\(kept.out)")
+        let sure = try runHark(["replay", spoken, "--json"])
+        let high = try #require((try JSONSerialization.jsonObject(with: Data(sure.out.utf8)) as? [String: Any])?["confidence"] as? Double)
+        #expect(high > 0.5 && high < 1, "\(high)")
+        #expect(try runHark(["replay", clip, "--min-confidence", "2"]).err.contains("--min-confidence takes a number from 0 to 1"))
+    }
+
     @Test("replay - reads one turn of raw PCM from standard input, and reports word times")
     func replayStdin() throws {
         let dir = try temporaryDirectory()
