@@ -200,7 +200,14 @@ public actor Assistant {
         guard let source = vocabularySource, pendingQuestion == nil else { return }
         var changed = false, reordered = false
         for app in catalog.apps.map(\.name) {
-            guard let fresh = await source(app) else { continue }
+            guard let report = await source(app) else { continue }
+            // As stored (trimmed, duplicates dropped), so that a report read
+            // back from disk compares equal to the same data reported again.
+            let fresh = report.reduce(into: [String: [String]]()) { result, entry in
+                let kind = try? VocabularyStringType.named(entry.key)
+                let strings = kind.flatMap { try? UserVocabularyStore.normalize(entry.value, type: $0) } ?? entry.value
+                if !strings.isEmpty { result[entry.key] = strings }
+            }
             let last: [String: [String]]?
             if let known = reported[app] {
                 last = known
