@@ -17,7 +17,7 @@ import Logging
 public actor Assistant {
     public private(set) var catalog: Catalog
     let handlers: [IntentKey: any IntentHandler]
-    let decoder: PocketSphinxDecoder?
+    let decoder: (any SpeechRecognizer)?
     let dictation: DictationVocabulary
     let logger: Logger
     let configuration: EngineConfiguration
@@ -69,7 +69,7 @@ public actor Assistant {
     /// - Throws: ``GrammarError`` when the grammars do not compile,
     ///   ``CatalogError`` or ``DataFileError`` when the stored vocabulary
     ///   cannot be read.
-    public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: PocketSphinxDecoder?,
+    public init(catalog: Catalog, handlers: [IntentKey: any IntentHandler], decoder: (any SpeechRecognizer)?,
                 dictation: DictationVocabulary, vocabularyStore: UserVocabularyStore? = nil,
                 reportedVocabulary: UserVocabularyStore? = nil,
                 logger: Logger = Logger(label: "hark"),
@@ -285,10 +285,42 @@ public actor Assistant {
     /// - Throws: ``RecognitionError`` when decoding fails.
     public func hear(_ samples: [Int16]) async throws -> Turn {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
+        let grammar = await grammarToHear()
+        let recognition = try await decoder.recognize(samples, grammar: grammar)
+        return try await respond(to: recognition, heardWith: grammar, samples: samples, decoder: decoder)
+    }
+
+    /// Starts hearing an utterance while it is spoken: feed its audio to
+    /// the stream as it comes, then answer it with ``hear(_:)-(RecognitionStream)``
+    /// (or cancel the stream when the audio was no utterance after all).
+    ///
+    /// - Throws: ``RecognitionError`` when there is no recognizer or it cannot start.
+    public func startHearing() async throws -> any RecognitionStream {
+        guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
+        return try await decoder.startStream(grammar: await grammarToHear())
+    }
+
+    /// Answers the utterance `stream` heard (see ``startHearing()``).
+    ///
+    /// - Throws: ``RecognitionError`` when decoding fails.
+    public func hear(_ stream: any RecognitionStream) async throws -> Turn {
+        guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
+        let recognition = try await stream.finish()
+        return try await respond(to: recognition, heardWith: stream.grammar, samples: stream.samples, decoder: decoder)
+    }
+
+    /// The grammar the next utterance is heard against (the question's,
+    /// while asking), with the vocabulary brought up to date first.
+    private func grammarToHear() async -> DecoderGrammar {
         refreshVocabulary()
         await refreshAppVocabulary()
-        var recognition = try await decoder.recognize(samples, grammar: answerGrammar ?? mainGrammar)
-        if answerGrammar != nil, !isAnswer(recognition.text) {
+        return answerGrammar ?? mainGrammar
+    }
+
+    private func respond(to heard: Recognition, heardWith grammar: DecoderGrammar, samples: [Int16],
+                         decoder: any SpeechRecognizer) async throws -> Turn {
+        var recognition = heard
+        if grammar !== mainGrammar, !isAnswer(recognition.text) {
             // Not an answer: perhaps a new request, which only the main grammar can hear.
             let request = try await decoder.recognize(samples, grammar: mainGrammar)
             if self.request(in: request.text) != nil { recognition = request }
@@ -309,7 +341,7 @@ public actor Assistant {
     /// like an earlier (more important) entry's word replaced by that one,
     /// when the result still parses: the recognizer cannot tell "Koko" from
     /// "Coco", and SiriKit's order of vocabulary strings breaks the tie.
-    func preferringEarlierHomophones(_ text: String, decoder: PocketSphinxDecoder) -> String {
+    func preferringEarlierHomophones(_ text: String, decoder: any SpeechRecognizer) -> String {
         let rank = vocabularyRank
         var words = text.split(separator: " ").map(String.init)
         var changed = false
@@ -340,7 +372,7 @@ public actor Assistant {
         return rank
     }
 
-    private func homophonePhones(_ word: String, _ decoder: PocketSphinxDecoder) -> [String]? {
+    private func homophonePhones(_ word: String, _ decoder: any SpeechRecognizer) -> [String]? {
         if let known = phoneCache[word] { return known }
         let phones = decoder.phones(of: word)
         phoneCache[word] = phones

@@ -101,7 +101,7 @@ public struct AssistantBuilder: Sendable {
     /// Where apps keep their data and Hark keeps vocabulary and authorizations.
     public var dataDirectory: URL
     /// The recognizer; nil for an assistant that only reads typed text.
-    public var recognizer: PocketSphinxDecoder?
+    public var recognizer: (any SpeechRecognizer)?
     public var logger: Logger
     /// How long apps may take.
     public var configuration: EngineConfiguration
@@ -119,7 +119,7 @@ public struct AssistantBuilder: Sendable {
     ///   - modelsDirectory: Hark's models folder (default: ``Resources/modelsDirectory(environment:)``).
     ///   - dataDirectory: Where data lives.
     public init(appsDirectory: String? = nil, domainsDirectory: String? = nil, modelsDirectory: String? = nil,
-                dataDirectory: URL, recognizer: PocketSphinxDecoder? = nil, logger: Logger = Logger(label: "hark"),
+                dataDirectory: URL, recognizer: (any SpeechRecognizer)? = nil, logger: Logger = Logger(label: "hark"),
                 configuration: EngineConfiguration = EngineConfiguration(), locked: Bool = false) {
         let models = modelsDirectory ?? Resources.modelsDirectory()
         self.modelsDirectory = models
@@ -237,7 +237,7 @@ public struct InstalledApps: Sendable {
     /// A new assistant (its own conversation) over these apps.
     ///
     /// - Parameter recognizer: The recognizer, when not the builder's.
-    public func makeAssistant(recognizer: PocketSphinxDecoder? = nil) throws -> Assistant {
+    public func makeAssistant(recognizer: (any SpeechRecognizer)? = nil) throws -> Assistant {
         let authorizations = try self.authorizations()
         // The apps' vocabulary is the user's from the first run on (`hark vocab`).
         let store = try UserVocabularyStore(dataDirectory: builder.dataDirectory)

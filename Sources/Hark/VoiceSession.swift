@@ -45,13 +45,13 @@ public struct VoiceSession: Sendable {
 
     public let source: any AudioSource
     public let assistant: Assistant
-    public let recognizer: PocketSphinxDecoder
+    public let recognizer: any SpeechRecognizer
     public let synthesizer: (any SpeechSynthesizer)?
     public let sink: (any AudioSink)?
     public let configuration: Configuration
     let logger: Logger
 
-    public init(source: any AudioSource, assistant: Assistant, recognizer: PocketSphinxDecoder,
+    public init(source: any AudioSource, assistant: Assistant, recognizer: any SpeechRecognizer,
                 synthesizer: (any SpeechSynthesizer)?, sink: (any AudioSink)?,
                 configuration: Configuration = Configuration(), logger: Logger = Logger(label: "hark")) {
         self.source = source
@@ -99,7 +99,11 @@ public struct VoiceSession: Sendable {
                     samples = request
                 }
             }
-            let turn = try await assistant.hear(samples)
+            return try await deliver(try await assistant.hear(samples))
+        }
+
+        /// Shows and speaks a turn, and any slow handler's late result; true when Hark spoke.
+        func deliver(_ turn: Turn) async throws -> Bool {
             try await onEvent(.turn(turn))
             var spoke = try await say(handsFree ? turn.speech : turn.briefSpeech)
             // A slow handler's result, spoken when it arrives.
@@ -110,6 +114,10 @@ public struct VoiceSession: Sendable {
             return spoke
         }
 
+        // Without a wake phrase every utterance is a request: it is heard
+        // while it is spoken (``LiveHearing``). With one, the wake phrase is
+        // spotted in the whole utterance first.
+        let live = handsFree ? nil : LiveHearing(assistant: assistant, configuration: configuration.endpointer)
         for try await frame in source.frames() {
             if let until = deafUntil {
                 if clock.now < until {
@@ -122,12 +130,24 @@ public struct VoiceSession: Sendable {
                     dropped = 0
                 }
             }
+            if let live {
+                for heard in try await live.process(frame) where try await deliver(heard.turn) {
+                    // What the microphone heard while Hark spoke is not a request.
+                    deafUntil = clock.now + configuration.echoTail
+                    await live.reset()
+                    break
+                }
+                continue
+            }
             for utterance in endpointer.process(frame) where try await answer(utterance) {
                 // What the microphone heard while Hark spoke is not a request.
                 deafUntil = clock.now + configuration.echoTail
                 endpointer = Endpointer(configuration: configuration.endpointer)
                 break
             }
+        }
+        if let live {
+            for heard in try await live.finish() { _ = try await deliver(heard.turn) }
         }
         for utterance in endpointer.finish() { _ = try await answer(utterance) }
     }

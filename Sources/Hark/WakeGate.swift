@@ -35,7 +35,7 @@ public struct WakeGate: Sendable {
     /// Decides what `samples` (one utterance, 16 kHz mono) are.
     ///
     /// - Throws: ``RecognitionError`` when the phrase cannot be spotted.
-    public mutating func admit(_ samples: [Int16], assistant: Assistant, decoder: PocketSphinxDecoder) async throws -> Decision {
+    public mutating func admit(_ samples: [Int16], assistant: Assistant, decoder: any SpeechRecognizer) async throws -> Decision {
         let asking = await assistant.isAsking
         if awake || asking {
             awake = false

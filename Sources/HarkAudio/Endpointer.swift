@@ -109,6 +109,41 @@ public struct Endpointer: Sendable {
         return PCMAudio(samples: Array(resampled.samples[start..<end]), sampleRate: rate)
     }
 
+    // MARK: - Streaming
+
+    /// Where the utterance in progress starts, as a sample number of the
+    /// stream (its leading padding included); nil while there is no speech.
+    /// A streaming recognizer is fed from here (see ``samples(from:)``).
+    public var utteranceInProgressStart: Int? {
+        speech.map { max($0.firstFrame * Self.frameSize - leadingPaddingSamples, emittedEnd, historyStart) }
+    }
+
+    /// Samples received since the stream began.
+    public var receivedSampleCount: Int { receivedSamples }
+
+    /// The stream's samples from sample number `start` to the last received;
+    /// `start` no earlier than ``utteranceInProgressStart`` (older samples
+    /// may be gone).
+    public func samples(from start: Int) -> ArraySlice<Int16> {
+        let from = min(max(start, historyStart), receivedSamples) - historyStart
+        return history[from...]
+    }
+
+    /// Seconds since the last speech frame of the utterance in progress
+    /// (0 while speech goes on); nil while there is no speech.
+    public var silenceAfterSpeech: Double? {
+        speech.map { Double(analyzedFrames - 1 - $0.lastFrame) / 100 }
+    }
+
+    /// Ends the utterance in progress now — a recognizer found it complete
+    /// before the trailing silence ran out — with as much trailing padding
+    /// as has arrived; nil when there is none, or too little speech.
+    public mutating func endUtteranceNow() -> Utterance? {
+        guard let run = speech else { return nil }
+        speech = nil
+        return close(run, availableEnd: analyzedSamples)
+    }
+
     // MARK: - Detection
 
     private var receivedSamples: Int { historyStart + history.count }

@@ -3,6 +3,17 @@
 public struct EndpointerConfiguration: Sendable, Equatable {
     /// Silence after speech that ends the utterance.
     public var trailingSilence: Double
+    /// Silence after speech that ends the utterance when a streaming
+    /// recognizer says what was heard is already a whole sentence of the
+    /// grammar (grammar-aware endpointing); nil waits ``trailingSilence``
+    /// always. Measured (README, "Streaming"): long enough for a pause
+    /// inside a sentence that happens to be complete so far to be rare,
+    /// short enough to answer well before ``trailingSilence``.
+    public var completeSentenceSilence: Double?
+    /// The same for a sentence the grammar cannot continue ("cancel my
+    /// ride"), where no later word can change the meaning: nil uses
+    /// ``completeSentenceSilence``.
+    public var finalSentenceSilence: Double?
     /// Audio kept before the detected start of speech, so soft onsets
     /// ("f", "h") reach the recognizer.
     public var leadingPadding: Double
@@ -25,6 +36,8 @@ public struct EndpointerConfiguration: Sendable, Equatable {
     /// A configuration; the defaults suit commands spoken to a microphone.
     public init(
         trailingSilence: Double = 0.8,
+        completeSentenceSilence: Double? = 0.35,
+        finalSentenceSilence: Double? = 0.2,
         leadingPadding: Double = 0.3,
         trailingPadding: Double = 0.2,
         minimumSpeech: Double = 0.15,
@@ -34,6 +47,8 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         noiseWindow: Double = 3
     ) {
         self.trailingSilence = trailingSilence
+        self.completeSentenceSilence = completeSentenceSilence
+        self.finalSentenceSilence = finalSentenceSilence
         self.leadingPadding = leadingPadding
         self.trailingPadding = trailingPadding
         self.minimumSpeech = minimumSpeech

@@ -37,6 +37,30 @@ public struct UtteranceResult: Sendable, Codable {
     public var code: String?
     /// The recognizer's confidence in what it heard, 0...1 (0 when rejected).
     public var confidence: Double = 0
+    /// Streaming (`hark bench --streaming`): how the utterance was heard live.
+    public var streamed: Streamed?
+
+    /// How one utterance came out when fed through the live loop in real-time-sized pieces.
+    public struct Streamed: Sendable, Codable {
+        /// From the arrival of the last audio the endpointer needed to the intent being ready.
+        public var finalizeSeconds: Double
+        /// From the end of the speech (the last word's end in the recognizer's
+        /// alignment, or the endpointer's end of speech when that is sooner)
+        /// to the intent being ready, with the audio arriving in real time.
+        public var endOfSpeechSeconds: Double
+        /// From the end of the speech to the first sample of the spoken answer.
+        public var answerSeconds: Double?
+        /// Ended by grammar-aware endpointing.
+        public var endedEarly: Bool
+        /// Utterances the endpointer found in the recording (more than one:
+        /// a pause cut it, and only the first was scored).
+        public var utterances: Int
+
+        enum CodingKeys: String, CodingKey {
+            case finalizeSeconds = "finalize_seconds", endOfSpeechSeconds = "end_of_speech_seconds"
+            case answerSeconds = "answer_seconds", endedEarly = "ended_early", utterances
+        }
+    }
 
     public init(audio: String, expectedIntent: String?, expectedSlots: [String: String], heard: String,
                 intent: String?, slots: [String: String], accepted: Bool, intentCorrect: Bool,
@@ -63,6 +87,7 @@ public struct UtteranceResult: Sendable, Codable {
         case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
         case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
         case slotsGiven = "slots_given", slotsLabelled = "slots_labelled", slotsRight = "slots_right"
+        case streamed
     }
 }
 
@@ -128,6 +153,50 @@ public struct BenchReport: Sendable, Encodable {
     public var latencyMs: Latency
     /// The process's peak resident memory so far, in MiB.
     public var peakRssMb: Double = Bench.peakResidentMegabytes()
+    /// `--streaming`: how quickly answers came, live.
+    public var streaming: Streaming?
+
+    /// Latencies of the live loop (`hark bench --streaming`), over the
+    /// utterances it heard.
+    public struct Streaming: Sendable, Encodable {
+        /// From the arrival of the last audio the endpointer needed to the intent being ready.
+        public var finalizeMs: Latency
+        /// From the end of the speech to the intent being ready.
+        public var endOfSpeechMs: Latency
+        /// From the end of the speech to the first sample of the spoken answer.
+        public var firstAnswerSampleMs: Latency?
+        /// Utterances ended by grammar-aware endpointing, over those heard.
+        public var endedEarly: Double
+        /// Recordings a pause cut into more than one utterance.
+        public var cut: Int
+        /// Recordings in which no utterance was found.
+        public var unheard: Int
+
+        enum CodingKeys: String, CodingKey {
+            case finalizeMs = "finalize_ms", endOfSpeechMs = "end_of_speech_ms", firstAnswerSampleMs = "first_answer_sample_ms"
+            case endedEarly = "ended_early", cut, unheard
+        }
+
+        init?(_ results: [UtteranceResult]) {
+            let streamed = results.compactMap(\.streamed)
+            guard !streamed.isEmpty else { return nil }
+            let heard = streamed.filter { $0.utterances > 0 }
+            func latency(_ values: [Double]) -> Latency {
+                let sorted = values.sorted()
+                func at(_ p: Double) -> Double {
+                    sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))] * 1000
+                }
+                return Latency(p50: at(0.5), p95: at(0.95))
+            }
+            finalizeMs = latency(heard.map(\.finalizeSeconds))
+            endOfSpeechMs = latency(heard.map(\.endOfSpeechSeconds))
+            let answers = heard.compactMap(\.answerSeconds)
+            firstAnswerSampleMs = answers.isEmpty ? nil : latency(answers)
+            endedEarly = heard.isEmpty ? 0 : Double(heard.filter(\.endedEarly).count) / Double(heard.count)
+            cut = streamed.filter { $0.utterances > 1 }.count
+            unheard = streamed.count - heard.count
+        }
+    }
     /// One entry per noise condition when noise is mixed (clean first).
     public var bySnr: [Condition] = []
     public var errors: [UtteranceResult]
@@ -238,7 +307,7 @@ public struct BenchReport: Sendable, Encodable {
         case commandAcceptance = "command_acceptance", intentAccuracy = "intent_accuracy"
         case slotPrecision = "slot_precision", slotRecall = "slot_recall", slotF1 = "slot_f1"
         case falseAcceptRate = "false_accept_rate", latencyMs = "latency_ms"
-        case peakRssMb = "peak_rss_mb", bySnr = "by_snr", baseline
+        case peakRssMb = "peak_rss_mb", bySnr = "by_snr", baseline, streaming
         case settings, partial, results, byIntent = "by_intent", bySet = "by_set", calibration
     }
 
@@ -260,6 +329,7 @@ public struct BenchReport: Sendable, Encodable {
         try c.encode(rtf, forKey: .rtf)
         try c.encode(latencyMs, forKey: .latencyMs)
         try c.encode(peakRssMb, forKey: .peakRssMb)
+        try c.encode(streaming, forKey: .streaming)
         try c.encode(bySnr, forKey: .bySnr)
         try c.encode(errors, forKey: .errors)
         try c.encodeIfPresent(baseline, forKey: .baseline)
@@ -287,6 +357,16 @@ public struct BenchReport: Sendable, Encodable {
             "| latency p50 / p95 | \(String(format: "%.0f / %.0f ms", latencyMs.p50, latencyMs.p95)) |",
             "| peak resident memory | \(String(format: "%.0f MiB", peakRssMb)) |",
         ]
+        if let streaming {
+            func ms(_ l: Latency) -> String { String(format: "%.0f / %.0f ms", l.p50, l.p95) }
+            lines += [
+                "| streaming: finalize p50 / p95 (last audio needed → intent) | \(ms(streaming.finalizeMs)) |",
+                "| streaming: end of speech → intent p50 / p95 | \(ms(streaming.endOfSpeechMs)) |",
+            ]
+            if let answer = streaming.firstAnswerSampleMs { lines.append("| streaming: end of speech → first answer sample p50 / p95 | \(ms(answer)) |") }
+            lines.append("| streaming: ended by grammar-aware endpointing | \(pct(streaming.endedEarly)) |")
+            lines.append("| streaming: recordings cut in two by a pause / with no utterance | \(streaming.cut) / \(streaming.unheard) |")
+        }
         if !bySnr.isEmpty {
             lines += ["", "| SNR | command acceptance | intent accuracy | word error rate | real-time factor |", "|---|---|---|---|---|"]
             for c in bySnr {
@@ -361,7 +441,7 @@ public enum Bench {
     /// - Throws: the first audio or recognition error, naming the file.
     public static func run(_ utterances: [LabelledUtterance], jobs: Int = 1,
                            makeAssistant: @escaping @Sendable (_ worker: Int, _ dataDirectory: URL) throws -> Assistant,
-                           noise: NoiseMixer? = nil, snr: Double? = nil,
+                           noise: NoiseMixer? = nil, snr: Double? = nil, streaming: StreamingSettings? = nil,
                            progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
                            onResult: @escaping @Sendable (UtteranceResult) -> Void = { _ in }) async throws -> BenchReport {
         let groups = conversations(utterances)
@@ -384,11 +464,16 @@ public enum Bench {
                             let assistant = try makeAssistant(worker, data)
                             var results: [UtteranceResult] = []
                             for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
-                                let samples = try audio(u.audio, noise: noise, snr: snr)
-                                let started = ContinuousClock.now
-                                let turn = try await assistant.hear(samples)
-                                let latency = (ContinuousClock.now - started) / .seconds(1)
-                                let result = score(u, turn, latency: latency)
+                                let result: UtteranceResult
+                                if let streaming {
+                                    result = try await streamed(u, assistant: assistant, noise: noise, snr: snr, settings: streaming)
+                                } else {
+                                    let samples = try audio(u.audio, noise: noise, snr: snr)
+                                    let started = ContinuousClock.now
+                                    let turn = try await assistant.hear(samples)
+                                    let latency = (ContinuousClock.now - started) / .seconds(1)
+                                    result = score(u, turn, latency: latency)
+                                }
                                 results.append(result)
                                 onResult(result)
                                 progress(done.take() + 1, total)
@@ -405,6 +490,69 @@ public enum Bench {
             return all
         }
         return report(scored.sorted { $0.0 < $1.0 }.flatMap { $0.1 })
+    }
+
+    /// How `--streaming` feeds the audio.
+    public struct StreamingSettings: Sendable {
+        /// The endpointer (with grammar-aware endpointing unless its
+        /// ``EndpointerConfiguration/completeSentenceSilence`` is nil).
+        public var endpointer: EndpointerConfiguration
+        /// Samples per piece fed (320: 20 ms, a microphone period).
+        public var chunk: Int
+        /// Synthesises the answer, to time the first sample of it; nil leaves that out.
+        public var synthesizer: (any SpeechSynthesizer)?
+
+        public init(endpointer: EndpointerConfiguration = EndpointerConfiguration(), chunk: Int = 320,
+                    synthesizer: (any SpeechSynthesizer)? = nil) {
+            self.endpointer = endpointer
+            self.chunk = chunk
+            self.synthesizer = synthesizer
+        }
+    }
+
+    /// Feeds one recording through the live loop (``LiveHearing``) in
+    /// pieces of `settings.chunk` samples, as a microphone would, with a
+    /// second of silence after it so the endpointer can end it, and scores
+    /// the first utterance heard. The decoder keeps up with the audio (its
+    /// real-time factor is far below 1), so the times after the last piece
+    /// are those a live listener waits.
+    static func streamed(_ u: LabelledUtterance, assistant: Assistant, noise: NoiseMixer?, snr: Double?,
+                         settings: StreamingSettings) async throws -> UtteranceResult {
+        let rate = PCMAudio.recognitionRate
+        let clean = try WAVReader.readForRecognition(contentsOf: u.audio).samples + [Float](repeating: 0, count: rate)
+        let mixed = noise.flatMap { noise in snr.map { noise.mix(clean, snr: $0, key: URL(fileURLWithPath: u.audio).lastPathComponent) } } ?? clean
+        let samples = PCMAudio(samples: mixed, sampleRate: rate).int16Samples()
+        let live = LiveHearing(assistant: assistant, configuration: settings.endpointer)
+        var heard: [HeardUtterance] = []
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + max(1, settings.chunk))
+            heard += try await live.process(Array(samples[start..<end]))
+            start = end
+        }
+        heard += try await live.finish()
+        guard let first = heard.first else {
+            var result = score(u, Turn(heard: "", confidence: 0, app: nil, intent: nil, slots: [:], speech: "", code: "notUnderstood",
+                                       prompt: false, audioSeconds: 0, decodeSeconds: 0), latency: 0)
+            result.streamed = UtteranceResult.Streamed(finalizeSeconds: 0, endOfSpeechSeconds: 0, endedEarly: false, utterances: 0)
+            return result
+        }
+        // The last word's end in the recognizer's alignment, unless the
+        // endpointer heard the speech end sooner (pocketsphinx's frame
+        // times can run late after a pause it dropped as silence).
+        let aligned = first.turn.words.last.map { first.utterance.startTime + $0.end } ?? .infinity
+        let speechEnd = min(aligned, first.utterance.speechEndTime)
+        let endOfSpeech = max(0, first.endpointTime - speechEnd) + first.finalizeSeconds
+        var answer: Double?
+        if let synthesizer = settings.synthesizer, !first.turn.speech.isEmpty {
+            let started = ContinuousClock.now
+            _ = try synthesizer.synthesize(first.turn.speech)
+            answer = endOfSpeech + (ContinuousClock.now - started) / .seconds(1)
+        }
+        var result = score(u, first.turn, latency: first.finalizeSeconds)
+        result.streamed = UtteranceResult.Streamed(finalizeSeconds: first.finalizeSeconds, endOfSpeechSeconds: endOfSpeech, answerSeconds: answer,
+                                   endedEarly: first.endedEarly, utterances: heard.count)
+        return result
     }
 
     /// Scores a stock decoder on the same utterances: it decodes every
@@ -576,7 +724,7 @@ public enum Bench {
         let right = Double(results.reduce(0) { $0 + $1.slotsRight })
         let precision = given > 0 ? right / given : (labelled > 0 ? 0 : 1)
         let recall = labelled > 0 ? right / labelled : 1
-        return BenchReport(
+        var report = BenchReport(
             utterances: results.count,
             commandAcceptance: Double(inGrammar.filter(\.accepted).count) / Double(max(1, inGrammar.count)),
             intentAccuracy: Double(results.filter(\.intentCorrect).count) / n,
@@ -593,6 +741,8 @@ public enum Bench {
             byIntent: Dictionary(grouping: results, by: { $0.expectedIntent ?? "reject" }).mapValues { BenchReport.Group($0) },
             bySet: Dictionary(grouping: results, by: { $0.set ?? "none" }).mapValues { BenchReport.Group($0) },
             calibration: BenchReport.calibration(of: results))
+        report.streaming = BenchReport.Streaming(results)
+        return report
     }
 }
 

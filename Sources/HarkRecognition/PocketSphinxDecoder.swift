@@ -4,35 +4,6 @@ import HarkAudio
 import HarkGrammar
 import Synchronization
 
-/// One recognised word with its place in the audio.
-public struct RecognizedWord: Sendable, Equatable {
-    public var word: String
-    /// Seconds from the start of the utterance.
-    public var start: Double
-    public var end: Double
-    /// Posterior probability of the word, 0...1.
-    public var confidence: Double
-}
-
-/// What the recognizer heard in one utterance, with its timings.
-public struct Recognition: Sendable, Equatable {
-    /// The words, space separated; empty when nothing was recognised.
-    public var text: String
-    public var words: [RecognizedWord]
-    /// Posterior probability of the whole hypothesis, 0...1.
-    public var confidence: Double
-    /// Length of the audio decoded.
-    public var audioSeconds: Double
-    /// Wall-clock time spent decoding.
-    public var decodeSeconds: Double
-    /// Whether the speech matched no grammar better than the garbage loop:
-    /// out-of-grammar speech, reported as not understood.
-    public var rejected: Bool = false
-
-    /// Decoding time over audio time.
-    public var realTimeFactor: Double { audioSeconds > 0 ? decodeSeconds / audioSeconds : 0 }
-}
-
 /// pocketsphinx decoder settings. The defaults are pocketsphinx's own unless
 /// a measurement chose otherwise.
 public struct DecoderOptions: Sendable, Equatable {
@@ -101,7 +72,7 @@ public struct DecoderOptions: Sendable, Equatable {
 /// The C decoder is not thread-safe; every call goes through one lock, and
 /// the grammar can be swapped between utterances without reloading the
 /// acoustic model.
-public final class PocketSphinxDecoder: Sendable {
+public final class PocketSphinxDecoder: SpeechRecognizer {
     struct State {
         let decoder: OpaquePointer
         var lexicon: Lexicon
@@ -120,8 +91,10 @@ public final class PocketSphinxDecoder: Sendable {
         var dictation: OpaquePointer?
         /// Word classes added to the dictation decoder's n-gram model (at most 128).
         var dictationClasses = 0
-        /// The phone-loop search (``phoneSearch``) has been added.
-        var hasPhoneSearch = false
+        /// The allphone decoder of the confidence (see ``phoneDecoder(_:)``).
+        var phonesDecoder: OpaquePointer?
+        /// A ``RecognitionStream`` holds the decoder (see ``startStream(grammar:)``).
+        var streaming = false
     }
 
     /// A grammar search held by the decoder.
@@ -132,13 +105,19 @@ public final class PocketSphinxDecoder: Sendable {
         let size: Int
     }
 
-    private let state: Mutex<State?>
+    let state: Mutex<State?>
+    /// One utterance (a call or a whole stream) at a time.
+    let access = DecoderAccess()
     public let model: AcousticModel
     /// The thread the async entry points decode on: a decode keeps a CPU
     /// busy for up to seconds, and a thread of Swift's cooperative pool
     /// blocked that long (there are as many as cores) stalls every other
     /// task, handler time budgets and audio capture among them.
-    private let worker = DispatchQueue(label: "hark.pocketsphinx.decoder")
+    let worker = DispatchQueue(label: "hark.pocketsphinx.decoder")
+    /// Where a stream's n-gram pass and the confidence's phone pass
+    /// decode, beside the grammar pass (on the other cores).
+    let dictationWorker = DispatchQueue(label: "hark.pocketsphinx.dictation")
+    let phoneWorker = DispatchQueue(label: "hark.pocketsphinx.phones")
     public let options: DecoderOptions
     /// The front end's speech enhancement, when ``DecoderOptions/denoise`` is on.
     public let noiseSuppressor: NoiseSuppressor?
@@ -195,6 +174,7 @@ public final class PocketSphinxDecoder: Sendable {
         state.withLock { state in
             if let d = state?.decoder { ps_free(d) }
             if let d = state?.dictation { ps_free(d) }
+            if let d = state?.phonesDecoder { ps_free(d) }
             state = nil
         }
     }
@@ -226,7 +206,7 @@ public final class PocketSphinxDecoder: Sendable {
     }
 
     /// Builds the decoder's search for `grammar` unless it is the current one.
-    private func activate(_ grammar: DecoderGrammar, in state: inout State) throws {
+    func activate(_ grammar: DecoderGrammar, in state: inout State) throws {
         if state.currentGrammar == grammar.searchKey {
             if state.spotting != nil, let current = state.searches.first {
                 guard ps_set_search(state.decoder, current.name) == 0 else {
@@ -293,7 +273,7 @@ public final class PocketSphinxDecoder: Sendable {
     /// Gives the pages freed by a dropped search and the build's temporary
     /// tables back to the system (glibc keeps them otherwise: resident memory
     /// stayed at its peak after every grammar change).
-    private static func returnFreedMemory() {
+    static func returnFreedMemory() {
         #if canImport(Glibc)
         // malloc_trim is in <malloc.h>, which Glibc does not import.
         if let trim = dlsym(nil, "malloc_trim") {
@@ -319,8 +299,14 @@ public final class PocketSphinxDecoder: Sendable {
     ///
     /// - Throws: ``RecognitionError`` naming the words without pronunciation.
     public func prepare(_ grammar: DecoderGrammar) throws {
+        try access.holding { try prepareHeld(grammar) }
+    }
+
+    /// ``prepare(_:)`` by a caller that holds ``access``.
+    func prepareHeld(_ grammar: DecoderGrammar) throws {
         try state.withLock { (state: inout State?) throws in
             guard state != nil else { throw RecognitionError("decoder is closed") }
+            guard !state!.streaming else { throw Self.busy }
             try activate(grammar, in: &state!)
         }
     }
@@ -347,7 +333,7 @@ public final class PocketSphinxDecoder: Sendable {
     }
 
     /// Runs `work` on the decoder's own thread, off the cooperative pool.
-    private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             worker.async { continuation.resume(with: Result(catching: work)) }
         }
@@ -355,12 +341,16 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// ``spot(_:in:threshold:)`` from async code, without blocking a thread of the cooperative pool.
     public func spot(_ phrase: String, in samples: [Int16], threshold: Double = 1e-20) async throws -> Int? {
-        try await offPool { try self.spot(phrase, in: samples, threshold: threshold) }
+        await access.acquire()
+        defer { access.release() }
+        return try await offPool { try self.spotHeld(phrase, in: samples, threshold: threshold) }
     }
 
     /// ``recognize(_:grammar:)`` from async code, without blocking a thread of the cooperative pool.
     public func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition {
-        try await offPool { try self.recognize(samples, grammar: grammar) }
+        await access.acquire()
+        defer { access.release() }
+        return try await offPool { try self.recognizeHeld(samples, grammar: grammar) }
     }
 
     /// Looks for a wake phrase ("hey hark") in an utterance with
@@ -374,10 +364,16 @@ public final class PocketSphinxDecoder: Sendable {
     ///     (and falsely more); 1e-20 suits a two- or three-word phrase.
     /// - Throws: ``RecognitionError`` when the phrase cannot be pronounced or decoding fails.
     public func spot(_ phrase: String, in samples: [Int16], threshold: Double = 1e-20) throws -> Int? {
+        try access.holding { try spotHeld(phrase, in: samples, threshold: threshold) }
+    }
+
+    /// ``spot(_:in:threshold:)`` by a caller that holds ``access``.
+    func spotHeld(_ phrase: String, in samples: [Int16], threshold: Double) throws -> Int? {
         let words = phrase.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
         guard !words.isEmpty else { throw RecognitionError("the wake phrase '\(phrase)' has no words") }
         return try state.withLock { (state: inout State?) throws -> Int? in
             guard state != nil else { throw RecognitionError("decoder is closed") }
+            guard !state!.streaming else { throw Self.busy }
             let missing = words.filter { !state!.lexicon.contains($0) }
             guard missing.isEmpty else {
                 throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")) in the wake phrase")
@@ -406,40 +402,59 @@ public final class PocketSphinxDecoder: Sendable {
     ///
     /// - Throws: ``RecognitionError`` when a word has no pronunciation or decoding fails.
     public func recognize(_ samples: [Int16], grammar: DecoderGrammar) throws -> Recognition {
+        try access.holding { try recognizeHeld(samples, grammar: grammar) }
+    }
+
+    /// ``recognize(_:grammar:)`` by a caller that holds ``access``.
+    func recognizeHeld(_ samples: [Int16], grammar: DecoderGrammar) throws -> Recognition {
         let started = ContinuousClock.now
         let samples = try noiseSuppressor.map { suppressor in
             do { return try suppressor.suppressIfNoisy(samples) } catch { throw RecognitionError("\(error)") }
         } ?? samples
         return try state.withLock { (state: inout State?) throws -> Recognition in
             guard let decoder = state?.decoder else { throw RecognitionError("decoder is closed") }
+            guard !state!.streaming else { throw Self.busy }
             try activate(grammar, in: &state!)
             let pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
-            var recognition = Recognition(text: "", words: [], confidence: pass.confidence,
-                                          audioSeconds: Double(samples.count) / 16_000, decodeSeconds: 0)
-            if pass.segments.contains(where: { PhoneLoop.kind(of: $0.token) == .garbage }) {
-                recognition.rejected = true
-                recognition.confidence = 0
-            } else {
-                var segments = pass.segments
-                recognition.confidence = try scoreConfidence(&segments, samples: samples, state: &state!)
-                recognition.words = try Self.transcribeFreeText(segments, samples: samples, state: state!, frameRate: frameRate)
-                recognition.text = recognition.words.map(\.word).joined(separator: " ")
-                if grammar.rejectsOutOfGrammar, recognition.confidence < options.minimumConfidence {
-                    // Forced onto the grammar, but far worse than any phones: out of grammar.
-                    recognition.rejected = true
-                    recognition.text = ""
-                    recognition.words = []
-                }
-            }
-            let elapsed = ContinuousClock.now - started
-            recognition.decodeSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            var recognition = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: nil, state: &state!)
+            recognition.decodeSeconds = Self.seconds(since: started)
             return recognition
         }
     }
 
-    /// The allphone search over the phone n-gram model: the best any
-    /// sequence of phones scores on the same audio.
-    static let phoneSearch = "hark-phones"
+    /// A use of the decoder while a stream holds it: a bug, since ``access`` serialises them.
+    static let busy = RecognitionError("the recognizer is already hearing a stream; finish or cancel it first")
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    /// What the grammar pass's best path means: rejected when it went
+    /// through the garbage loop or is far less likely than free phones,
+    /// else its words with their confidence and free text transcribed
+    /// (from `dictated`, the n-gram pass over the same audio, when it ran
+    /// while the audio came; otherwise decoded now).
+    func recognition(of segments: [Segment], samples: [Int16], grammar: DecoderGrammar, dictated: [Segment]?,
+                     phones: [Segment]? = nil, state: inout State) throws -> Recognition {
+        var recognition = Recognition(text: "", words: [], confidence: 0,
+                                      audioSeconds: Double(samples.count) / 16_000, decodeSeconds: 0)
+        if segments.contains(where: { PhoneLoop.kind(of: $0.token) == .garbage }) {
+            recognition.rejected = true
+            return recognition
+        }
+        var segments = segments
+        recognition.confidence = try scoreConfidence(&segments, samples: samples, phones: phones, state: &state)
+        recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
+        recognition.text = recognition.words.map(\.word).joined(separator: " ")
+        if grammar.rejectsOutOfGrammar, recognition.confidence < options.minimumConfidence {
+            // Forced onto the grammar, but far worse than any phones: out of grammar.
+            recognition.rejected = true
+            recognition.text = ""
+            recognition.words = []
+        }
+        return recognition
+    }
 
     /// How sure the grammar pass is of each word it heard, and of the
     /// whole utterance, 0...1 (pocketsphinx's FSG search has no posterior:
@@ -455,30 +470,11 @@ public final class PocketSphinxDecoder: Sendable {
     /// fitted on the fixtures and barista-dev, the probability that the
     /// reading is right (README, "Confidence"). 1 when there is no phone
     /// model or no grammar word to compare.
-    private func scoreConfidence(_ segments: inout [Segment], samples: [Int16], state: inout State) throws -> Double {
-        guard let phoneModel = model.phoneLanguageModel, let current = state.searches.first else { return 1 }
+    private func scoreConfidence(_ segments: inout [Segment], samples: [Int16], phones streamedPhones: [Segment]?,
+                                 state: inout State) throws -> Double {
+        guard let phoneDecoder = try phoneDecoder(&state) else { return 1 }
         let decoder = state.decoder
-        if !state.hasPhoneSearch {
-            // The grammar's wide beams (1e-80) made the phone loop ten times
-            // slower than real time; it reads its beams when it is made.
-            let config = ps_get_config(decoder)
-            let narrow: [(String, Double)] = [("-beam", 1e-40), ("-pbeam", 1e-40), ("-wbeam", 1e-30)]
-            let saved = narrow.map { name, _ in (name, cmd_ln_float_r(config, name)) }
-            for (name, value) in narrow { cmd_ln_set_float_r(config, name, value) }
-            // Context-independent phones: a tenth of the states.
-            cmd_ln_set_int_r(config, "-allphone_ci", 1)
-            defer {
-                for (name, value) in saved { cmd_ln_set_float_r(config, name, value) }
-                cmd_ln_set_int_r(config, "-allphone_ci", 0)
-            }
-            guard ps_set_allphone_file(decoder, Self.phoneSearch, phoneModel) == 0 else { return 1 }
-            state.hasPhoneSearch = true
-        }
-        guard ps_set_search(decoder, Self.phoneSearch) == 0 else { return 1 }
-        let phones = try Self.decode(samples, with: decoder, frameRate: frameRate).segments
-        guard ps_set_search(decoder, current.name) == 0 else {
-            throw RecognitionError("pocketsphinx could not return to the grammar search")
-        }
+        let phones = try streamedPhones ?? Self.decode(samples, with: phoneDecoder, frameRate: frameRate).segments
         let lmath = ps_get_logmath(decoder)
         /// The phone loop's score over frames a...b (a phone cut by the range counts pro rata).
         func loopScore(_ a: Int, _ b: Int) -> Double {
@@ -504,6 +500,27 @@ public final class PocketSphinxDecoder: Sendable {
         return 1 / (1 + exp(-(options.confidenceOffset + options.confidenceSlope * gapSum / frameSum)))
     }
 
+    /// The decoder of the confidence's yardstick: the allphone search over
+    /// the phone n-gram model, in a decoder of its own so that it can run
+    /// beside the grammar pass while a stream is heard. Made when first
+    /// needed; nil when the model has no phone n-gram model.
+    func phoneDecoder(_ state: inout State) throws -> OpaquePointer? {
+        if let made = state.phonesDecoder { return made }
+        guard let phoneModel = model.phoneLanguageModel else { return nil }
+        var args = DecoderOptions.measuredArguments.merging(sharedArguments) { _, given in given }
+        // The grammar's wide beams (1e-80) made the phone loop ten times
+        // slower than real time; context-independent phones are a tenth of
+        // the states.
+        args["-beam"] = "1e-40"
+        args["-pbeam"] = "1e-40"
+        args["-wbeam"] = "1e-30"
+        args["-allphone_ci"] = "yes"
+        args["-allphone"] = phoneModel
+        let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
+        state.phonesDecoder = made
+        return made
+    }
+
     /// One decoded token with its frames.
     struct Segment {
         var token: String
@@ -516,16 +533,30 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// Decodes `samples` with the decoder's current search.
     private static func decode(_ samples: some Collection<Int16>, with decoder: OpaquePointer, frameRate: Double) throws -> (segments: [Segment], confidence: Double) {
+        try startUtterance(decoder)
+        try process(Array(samples), with: decoder, wholeUtterance: true)
+        return try endUtterance(decoder)
+    }
+
+    /// Starts an utterance with the decoder's current search.
+    static func startUtterance(_ decoder: OpaquePointer) throws {
         // A new stream resets the front end's noise and silence estimates,
         // so each utterance is decoded the same whatever came before it
         // (replays and benchmarks repeat; the whole utterance is here).
         guard ps_start_stream(decoder) >= 0, ps_start_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx could not start an utterance") }
-        let processed = Array(samples).withUnsafeBufferPointer { buffer in
-            ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 1)
+    }
+
+    /// Decodes the next samples of the utterance.
+    static func process(_ samples: [Int16], with decoder: OpaquePointer, wholeUtterance: Bool) throws {
+        let processed = samples.withUnsafeBufferPointer { buffer in
+            ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, wholeUtterance ? 1 : 0)
         }
-        guard processed >= 0, ps_end_utt(decoder) >= 0 else {
-            throw RecognitionError("pocketsphinx failed to decode \(samples.count) samples")
-        }
+        guard processed >= 0 else { throw RecognitionError("pocketsphinx failed to decode \(samples.count) samples") }
+    }
+
+    /// Ends the utterance: the words of its best path, with their frames.
+    static func endUtterance(_ decoder: OpaquePointer) throws -> (segments: [Segment], confidence: Double) {
+        guard ps_end_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx failed to end the utterance") }
         let lmath = ps_get_logmath(decoder)
         var score: Int32 = 0
         let hyp = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
@@ -547,7 +578,7 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// The words of the first pass, with each run of free-text phones
     /// replaced by what the n-gram decoder hears in those seconds.
-    private static func transcribeFreeText(_ segments: [Segment], samples: [Int16], state: State, frameRate: Double) throws -> [RecognizedWord] {
+    private static func transcribeFreeText(_ segments: [Segment], samples: [Int16], dictated streamedDictation: [Segment]?, state: State, frameRate: Double) throws -> [RecognizedWord] {
         func word(_ segment: Segment, _ text: String) -> RecognizedWord {
             RecognizedWord(word: text, start: Double(segment.startFrame) / frameRate,
                            end: Double(segment.endFrame + 1) / frameRate, confidence: segment.confidence)
@@ -558,7 +589,7 @@ public final class PocketSphinxDecoder: Sendable {
         // words whose middle falls inside the run's frames. Decoding each
         // run's frames alone measured worse: the run's first words lost
         // their context, and its edges cut words in half.
-        var context: [Segment]?
+        var context: [Segment]? = streamedDictation
         func dictated(_ run: [Segment]) throws -> [RecognizedWord] {
             guard let first = run.first, let last = run.last, let dictation = state.dictation else { return [] }
             if context == nil { context = try decode(samples[...], with: dictation, frameRate: frameRate).segments }
@@ -712,51 +743,6 @@ public final class PocketSphinxDecoder: Sendable {
         if token.hasPrefix("<") || token.hasPrefix("[") || token.hasPrefix("(") || token == "sil" { return nil }
         if token.hasSuffix(")"), let open = token.lastIndex(of: "(") { return String(token[..<open]) }
         return token
-    }
-}
-
-/// A grammar ready for the decoder: the intent graph and the words its
-/// free-text slots may take; make a new one when the graph changes.
-public final class DecoderGrammar: Sendable {
-    public let graph: IntentGraph
-    public let dictation: DictationVocabulary
-    /// What the decoder searches: the graph's word language, minimised.
-    let automaton: WordAutomaton
-
-    /// Whether speech no grammar path fits is rejected (a garbage loop
-    /// competes with the grammar). Off for answers that are free text alone,
-    /// where any speech is an answer.
-    public let rejectsOutOfGrammar: Bool
-
-    /// Phrases that may come before any sentence of the grammar and are
-    /// not part of the transcript's meaning ("hey siri"): without them in the
-    /// search, a request opened by a wake phrase is forced onto the nearest
-    /// sentence, or rejected.
-    public let leadingPhrases: [[String]]
-
-    public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true,
-                leadingPhrases: [[String]] = []) {
-        self.graph = graph
-        self.dictation = dictation
-        self.rejectsOutOfGrammar = rejectsOutOfGrammar
-        self.leadingPhrases = leadingPhrases.filter { !$0.isEmpty }
-        automaton = WordAutomaton(minimizing: graph) ?? WordAutomaton(unminimized: graph)
-        var hasher = Hasher()
-        hasher.combine(automaton)
-        hasher.combine(rejectsOutOfGrammar)
-        hasher.combine(self.leadingPhrases)
-        hasher.combine(dictation.logProbabilities.count)
-        searchKey = hasher.finalize()
-    }
-
-    /// The same for grammars the decoder searches the same way: a new
-    /// assistant over the same apps and vocabulary reuses the decoder's
-    /// search instead of rebuilding it.
-    let searchKey: Int
-
-    /// States and transitions of the search (dictation counted once).
-    public var searchSize: (states: Int, transitions: Int) {
-        (automaton.stateCount, automaton.transitionCount)
     }
 }
 

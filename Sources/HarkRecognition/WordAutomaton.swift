@@ -86,6 +86,31 @@ struct WordAutomaton: Hashable {
         }
         return !current.isDisjoint(with: finals)
     }
+
+    /// Whether the automaton accepts exactly `symbols` (a dictation symbol
+    /// only where the automaton has free text, a word only where it has
+    /// that word), and if so whether a longer sentence could follow.
+    func reading(of symbols: some Sequence<Symbol>) -> SentenceReading {
+        func closure(_ states: Set<Int>) -> Set<Int> {
+            var result = states
+            var stack = Array(states)
+            while let s = stack.popLast() {
+                for t in epsilons[s] where result.insert(t).inserted { stack.append(t) }
+            }
+            return result
+        }
+        var current = closure([start])
+        for symbol in symbols {
+            var next: Set<Int> = []
+            for s in current {
+                for t in transitions[s] where t.symbol == symbol { next.insert(t.to) }
+            }
+            if next.isEmpty { return .incomplete }
+            current = closure(next)
+        }
+        guard !current.isDisjoint(with: finals) else { return .incomplete }
+        return current.contains { !transitions[$0].isEmpty } ? .complete(extendable: true) : .complete(extendable: false)
+    }
 }
 
 /// A nondeterministic automaton over ``WordAutomaton/Symbol`` with epsilon

@@ -198,7 +198,7 @@ extension SampleApps {
     /// - Throws: the first error loading apps, grammars or data, naming the file.
     public static func assistant(
         modelsDirectory: String, appsDirectory: String? = nil, domainsDirectory: String? = nil,
-        dataDirectory: URL, decoder: PocketSphinxDecoder?, logger: Logger = Logger(label: "hark"),
+        dataDirectory: URL, decoder: (any SpeechRecognizer)?, logger: Logger = Logger(label: "hark"),
         configuration: EngineConfiguration = EngineConfiguration(), locked: Bool = false,
         extraHandlers: [IntentKey: any IntentHandler] = [:]
     ) throws -> Assistant {

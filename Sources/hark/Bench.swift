@@ -3,6 +3,7 @@ import Foundation
 import Hark
 import HarkBench
 import HarkRecognition
+import HarkSpeech
 
 extension HarkCommand {
     /// `hark bench MANIFEST.jsonl` or `hark bench --labels labels.json
@@ -69,6 +70,11 @@ extension HarkCommand {
         @Option(help: "Exit non-zero when clean command acceptance (in %) is below this floor.")
         var minCommandAcceptance: Double?
 
+        @Flag(help: "Feed each recording through the live loop in 20 ms pieces, as hark listen hears a microphone (streaming recognition, grammar-aware endpointing), and report finalize_ms, end_of_speech_ms and the first sample of the spoken answer.")
+        var streaming = false
+
+        @OptionGroup var endpointing: EndpointingOptions
+
         @OptionGroup var options: AssistantOptions
 
         /// `--baseline`: the peers Hark can be measured beside.
@@ -82,8 +88,11 @@ extension HarkCommand {
             case 1: break
             default: throw ValidationError("give one of a MANIFEST.jsonl, --labels and --typed, not several")
             }
-            if typed != nil, noise != nil || baseline != nil || !sets.isEmpty {
-                throw ValidationError("--typed reads text: --noise, --baseline and --set do not apply")
+            if streaming, baseline != nil {
+                throw ValidationError("--baseline decodes whole files with stock pocketsphinx; it does not go with --streaming")
+            }
+            if typed != nil, noise != nil || baseline != nil || !sets.isEmpty || streaming {
+                throw ValidationError("--typed reads text: --noise, --baseline, --set and --streaming do not apply")
             }
             if noise != nil, snrs == nil {
                 throw ValidationError("--snr takes numbers in dB separated by commas, e.g. 24,18,12,6")
@@ -126,6 +135,8 @@ extension HarkCommand {
                     decoderOptions: options.decoderArguments, rejection: options.rejection,
                     denoise: options.denoise.rawValue, denoiseActive: options.recognizerOptions.denoise,
                     noise: noise, seed: seed, snrs: mixer == nil ? [] : snrs!, jobs: jobs, baseline: baseline?.rawValue)
+                let live = try streaming ? Bench.StreamingSettings(
+                    endpointer: endpointing.configuration, synthesizer: try ESpeakSynthesizer()) : nil
                 let recorder = BenchRecorder()
                 let terminal = isatty(STDERR_FILENO) == 1
                 let interrupts = Interrupts { signal in
@@ -166,7 +177,7 @@ extension HarkCommand {
                     recorder.begin(snr: condition)
                     let report = try await Bench.run(utterances, jobs: jobs, makeAssistant: { worker, data in
                         try Wiring.assistant(options, decoder: decoders[worker], dataDirectory: data)
-                    }, noise: mixer, snr: condition, progress: { done, _ in progress.update(done: done) },
+                    }, noise: mixer, snr: condition, streaming: live, progress: { done, _ in progress.update(done: done) },
                        onResult: { recorder.record($0) })
                     recorder.finish(report, snr: condition)
                     if result == nil { result = report }

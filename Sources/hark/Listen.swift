@@ -28,8 +28,7 @@ extension HarkCommand {
         @Option(help: "Sample rate of raw PCM on standard input.")
         var inputRate: Int = 16_000
 
-        @Option(help: "Seconds of silence that end an utterance.")
-        var trailingSilence: Double = 0.8
+        @OptionGroup var endpointing: EndpointingOptions
 
         @Option(help: "ALSA playback device for Hark's answers; 'none' to only print them.")
         var playback: String = "default"
@@ -50,9 +49,6 @@ extension HarkCommand {
         @OptionGroup var voice: VoiceOptions
 
         func validate() throws {
-            guard trailingSilence > 0.05, trailingSilence < 10 else {
-                throw ValidationError("--trailing-silence must be between 0.05 and 10 seconds")
-            }
             if let wake, !wake.contains(where: \.isLetter) { throw ValidationError("--wake needs words, got '\(wake)'") }
             guard wakeThreshold > 0, wakeThreshold < 1 else { throw ValidationError("--wake-threshold must be between 0 and 1, e.g. 1e-20") }
         }
@@ -70,7 +66,7 @@ extension HarkCommand {
                 let speaker: ALSAPlayback? = playback == "none" ? nil : ALSAPlayback(device: playback)
                 if let speaker { try speaker.checkDevice() }
                 var configuration = VoiceSession.Configuration()
-                configuration.endpointer.trailingSilence = trailingSilence
+                configuration.endpointer = endpointing.configuration
                 configuration.wakePhrase = wake
                 configuration.wakeThreshold = wakeThreshold
                 let session = VoiceSession(source: source, assistant: assistant, recognizer: decoder,

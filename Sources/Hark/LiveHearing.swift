@@ -1,0 +1,132 @@
+import Foundation
+import HarkAudio
+import HarkRecognition
+
+/// One utterance heard in a live stream, and how quickly it was answered.
+public struct HeardUtterance: Sendable {
+    public var turn: Turn
+    /// The utterance as the endpointer cut it (times in the stream).
+    public var utterance: Utterance
+    /// Ended by grammar-aware endpointing: the recognizer already had a
+    /// whole sentence of the grammar when a short silence followed it.
+    public var endedEarly: Bool
+    /// Where in the stream (seconds) the audio the endpoint needed ended.
+    public var endpointTime: Double
+    /// Wall-clock seconds from that audio's arrival to the turn being ready.
+    public var finalizeSeconds: Double
+}
+
+/// Endpointing and streaming recognition together: the loop `hark listen`,
+/// `hark bench --streaming` and any embedding program run on a live stream.
+///
+/// Audio is handed to the endpointer in 10 ms pieces; as soon as it finds
+/// speech, a recognition stream (``Assistant/startHearing()``) is fed from
+/// the utterance's start, its leading padding included, and keeps up with
+/// the audio. The utterance ends when the trailing silence runs out, or
+/// earlier, after ``EndpointerConfiguration/completeSentenceSilence``, when
+/// what the recognizer has so far is a whole sentence of the grammar: then
+/// only the final search is left to do.
+///
+/// Not thread-safe: one stream, fed from one task.
+public final class LiveHearing {
+    public let assistant: Assistant
+    public let configuration: EndpointerConfiguration
+    private var endpointer: Endpointer
+    private var stream: (any RecognitionStream)?
+    /// The stream's samples fed to the recognizer so far (a sample number of the stream).
+    private var fed = 0
+    /// Samples of 10 ms: the endpointer's frame.
+    private static let piece = PCMAudio.recognitionRate / 100
+
+    public init(assistant: Assistant, configuration: EndpointerConfiguration = EndpointerConfiguration()) {
+        self.assistant = assistant
+        self.configuration = configuration
+        endpointer = Endpointer(configuration: configuration)
+    }
+
+    /// Takes the next samples of the stream (16 kHz mono, any number) and
+    /// returns the utterances they complete, answered.
+    ///
+    /// - Throws: the recognizer's error, or the assistant's.
+    public func process(_ samples: [Int16]) async throws -> [HeardUtterance] {
+        var heard: [HeardUtterance] = []
+        var rest = samples[...]
+        while !rest.isEmpty {
+            let piece = Array(rest.prefix(Self.piece))
+            rest = rest.dropFirst(Self.piece)
+            if let utterance = try await step(piece, arrived: .now) { heard.append(utterance) }
+        }
+        return heard
+    }
+
+    /// Ends the stream: answers the utterance still in progress, if any.
+    public func finish() async throws -> [HeardUtterance] {
+        let arrived = ContinuousClock.now
+        let end = Double(endpointer.receivedSampleCount) / Double(PCMAudio.recognitionRate)
+        guard let utterance = endpointer.finish().first else {
+            await dropStream()
+            return []
+        }
+        return [try await answer(utterance, endedEarly: false, endpointTime: end, arrived: arrived)]
+    }
+
+    /// Forgets the audio so far (what the microphone heard while Hark
+    /// spoke): the utterance in progress, if any, is dropped.
+    public func reset() async {
+        await dropStream()
+        endpointer = Endpointer(configuration: configuration)
+    }
+
+    private func dropStream() async {
+        if let stream {
+            self.stream = nil
+            await stream.cancel()
+        }
+    }
+
+    private func step(_ piece: [Int16], arrived: ContinuousClock.Instant) async throws -> HeardUtterance? {
+        let ended = endpointer.process(piece).first
+        let now = Double(endpointer.receivedSampleCount) / Double(PCMAudio.recognitionRate)
+        if let ended { return try await answer(ended, endedEarly: false, endpointTime: now, arrived: arrived) }
+        guard let start = endpointer.utteranceInProgressStart else {
+            // The speech was a click or a cough, too short to be an utterance.
+            await dropStream()
+            return nil
+        }
+        if stream == nil {
+            stream = try await assistant.startHearing()
+            fed = start
+        }
+        guard let stream else { return nil }
+        let new = endpointer.samples(from: fed)
+        fed = endpointer.receivedSampleCount
+        if !new.isEmpty { try await stream.feed(Array(new)) }
+        if let quick = configuration.completeSentenceSilence, let silence = endpointer.silenceAfterSpeech,
+           silence >= min(quick, configuration.finalSentenceSilence ?? quick) {
+            let partial = try await stream.partial()
+            let needed: Double? = switch partial.sentence {
+            case .incomplete: nil
+            case .complete(extendable: true): quick
+            case .complete(extendable: false): configuration.finalSentenceSilence ?? quick
+            }
+            if let needed, silence >= needed, let utterance = endpointer.endUtteranceNow() {
+                return try await answer(utterance, endedEarly: true, endpointTime: now, arrived: arrived)
+            }
+        }
+        return nil
+    }
+
+    private func answer(_ utterance: Utterance, endedEarly: Bool, endpointTime: Double,
+                        arrived: ContinuousClock.Instant) async throws -> HeardUtterance {
+        let turn: Turn
+        if let stream {
+            self.stream = nil
+            turn = try await assistant.hear(stream)
+        } else {
+            turn = try await assistant.hear(utterance.samples)
+        }
+        let elapsed = ContinuousClock.now - arrived
+        return HeardUtterance(turn: turn, utterance: utterance, endedEarly: endedEarly, endpointTime: endpointTime,
+                              finalizeSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+}

@@ -1,0 +1,69 @@
+import HarkGrammar
+
+/// A grammar ready for the decoder: the intent graph and the words its
+/// free-text slots may take; make a new one when the graph changes.
+public final class DecoderGrammar: Sendable {
+    public let graph: IntentGraph
+    public let dictation: DictationVocabulary
+    /// What the decoder searches: the graph's word language, minimised.
+    let automaton: WordAutomaton
+
+    /// Whether speech no grammar path fits is rejected (a garbage loop
+    /// competes with the grammar). Off for answers that are free text alone,
+    /// where any speech is an answer.
+    public let rejectsOutOfGrammar: Bool
+
+    /// Phrases that may come before any sentence of the grammar and are
+    /// not part of the transcript's meaning ("hey siri"): without them in the
+    /// search, a request opened by a wake phrase is forced onto the nearest
+    /// sentence, or rejected.
+    public let leadingPhrases: [[String]]
+
+    public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true,
+                leadingPhrases: [[String]] = []) {
+        self.graph = graph
+        self.dictation = dictation
+        self.rejectsOutOfGrammar = rejectsOutOfGrammar
+        self.leadingPhrases = leadingPhrases.filter { !$0.isEmpty }
+        automaton = WordAutomaton(minimizing: graph) ?? WordAutomaton(unminimized: graph)
+        var hasher = Hasher()
+        hasher.combine(automaton)
+        hasher.combine(rejectsOutOfGrammar)
+        hasher.combine(self.leadingPhrases)
+        hasher.combine(dictation.logProbabilities.count)
+        searchKey = hasher.finalize()
+    }
+
+    /// The same for grammars the decoder searches the same way: a new
+    /// assistant over the same apps and vocabulary reuses the decoder's
+    /// search instead of rebuilding it.
+    let searchKey: Int
+
+    /// States and transitions of the search (dictation counted once).
+    public var searchSize: (states: Int, transitions: Int) {
+        (automaton.stateCount, automaton.transitionCount)
+    }
+
+    /// Whether a hypothesis — pocketsphinx's tokens, free text as phone-loop
+    /// pseudo-words — is a whole sentence of the grammar with no free-text
+    /// run open at its end: what lets a short pause end the utterance.
+    /// A leading phrase ("hey hark") may come first; fillers and silences
+    /// are skipped; anything of the garbage loop is never a sentence.
+    func reading(of tokens: [String]) -> SentenceReading {
+        var symbols: [WordAutomaton.Symbol] = []
+        for token in tokens {
+            switch PhoneLoop.kind(of: token) {
+            case .garbage: return .incomplete
+            case .dictation: symbols.append(.dictation)
+            case nil:
+                if let word = PocketSphinxDecoder.spokenWord(token) { symbols.append(.word(word)) }
+            }
+        }
+        guard let last = symbols.last, last != .dictation else { return .incomplete }
+        var best = automaton.reading(of: symbols)
+        for phrase in leadingPhrases where best == .incomplete && symbols.starts(with: phrase.map { .word($0) }) {
+            best = automaton.reading(of: symbols.dropFirst(phrase.count))
+        }
+        return best
+    }
+}

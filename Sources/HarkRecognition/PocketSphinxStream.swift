@@ -1,0 +1,288 @@
+import CPocketSphinx
+import Foundation
+import HarkAudio
+import Synchronization
+
+extension PocketSphinxDecoder {
+    /// Starts a streamed utterance against `grammar` (see ``RecognitionStream``).
+    ///
+    /// Audio is decoded as it is fed: the grammar pass on the decoder's
+    /// thread and, when the grammar has free text, the n-gram pass at the
+    /// same time on a second thread, so that when the utterance ends only
+    /// the final searches are left (and the confidence's phone pass).
+    ///
+    /// With denoising on, audio streams once it is known to be clean
+    /// (``NoiseSuppressor/estimatedSNR(_:)`` of what came so far at or above
+    /// ``NoiseSuppressor/bypassSNR``, estimated every quarter second from the
+    /// first half second); until then it is kept, and audio never found
+    /// clean is denoised and decoded whole at the end, as
+    /// ``recognize(_:grammar:)`` does (RNNoise's measured gains were on
+    /// whole utterances).
+    public func startStream(grammar: DecoderGrammar) async throws -> any RecognitionStream {
+        // The stream holds the decoder until it ends (finish, cancel, or
+        // being dropped): other callers wait for it.
+        await access.acquire()
+        do {
+            try await offPool { try self.prepareHeld(grammar) }
+        } catch {
+            access.release()
+            throw error
+        }
+        return PocketSphinxStream(recognizer: self, grammar: grammar)
+    }
+
+    /// The passes a stream runs beside the grammar pass.
+    struct SidePasses: Sendable {
+        /// The n-gram pass over free text (the grammar has free text).
+        var dictation: UnsafeSendable<OpaquePointer>?
+        /// The confidence's allphone pass (the model has a phone n-gram model).
+        var phones: UnsafeSendable<OpaquePointer>?
+    }
+
+    /// Takes the decoder for a stream: builds the grammar's search and
+    /// starts the utterance on it, and on the side passes' decoders.
+    func beginStream(_ grammar: DecoderGrammar) throws -> SidePasses {
+        try state.withLock { (state: inout State?) throws -> SidePasses in
+            guard state != nil else { throw RecognitionError("decoder is closed") }
+            guard !state!.streaming else { throw Self.busy }
+            try activate(grammar, in: &state!)
+            var side = SidePasses()
+            if grammar.graph.hasFreeText, let dictation = state!.dictation { side.dictation = UnsafeSendable(dictation) }
+            if let phones = try phoneDecoder(&state!) { side.phones = UnsafeSendable(phones) }
+            var started: [OpaquePointer] = []
+            do {
+                for decoder in [state!.decoder, side.dictation?.value, side.phones?.value].compactMap({ $0 }) {
+                    try Self.startUtterance(decoder)
+                    started.append(decoder)
+                }
+            } catch {
+                for decoder in started { _ = ps_end_utt(decoder) }
+                throw error
+            }
+            state!.streaming = true
+            return side
+        }
+    }
+
+    /// Decodes the stream's next samples: the grammar pass here, the side
+    /// passes on their own threads at the same time. The side decoders are
+    /// the stream's alone until it ends: while `streaming` is set nothing
+    /// else replaces or uses them.
+    func continueStream(_ samples: [Int16], side: SidePasses) throws {
+        let group = DispatchGroup()
+        let failure = Mutex<RecognitionError?>(nil)
+        for (decoder, queue) in [(side.dictation, dictationWorker), (side.phones, phoneWorker)] {
+            guard let decoder else { continue }
+            queue.async(group: group) {
+                do { try Self.process(samples, with: decoder.value, wholeUtterance: false) } catch {
+                    failure.withLock { $0 = error as? RecognitionError ?? RecognitionError("\(error)") }
+                }
+            }
+        }
+        defer { group.wait() }
+        try state.withLock { (state: inout State?) throws in
+            guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
+            try Self.process(samples, with: decoder, wholeUtterance: false)
+        }
+        group.wait()
+        if let failure = failure.withLock({ $0 }) { throw failure }
+    }
+
+    /// The stream's best path so far.
+    func streamPartial(_ grammar: DecoderGrammar) throws -> PartialRecognition {
+        try state.withLock { (state: inout State?) throws -> PartialRecognition in
+            guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
+            var score: Int32 = 0
+            let hypothesis = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+            let tokens = hypothesis.split(separator: " ").map(String.init)
+            let words = tokens.compactMap { PhoneLoop.kind(of: $0) == nil ? Self.spokenWord($0) : nil }
+            return PartialRecognition(text: words.joined(separator: " "), sentence: grammar.reading(of: tokens))
+        }
+    }
+
+    /// Ends the stream's utterance and reads it as ``recognize(_:grammar:)`` would.
+    func endStream(samples: [Int16], grammar: DecoderGrammar, side: SidePasses) throws -> Recognition {
+        var dictated: [Segment]?, phones: [Segment]?
+        do {
+            // The side passes end at once, each on its own thread.
+            let group = DispatchGroup()
+            let results = Mutex<(dictated: Result<[Segment], any Error>?, phones: Result<[Segment], any Error>?)>((nil, nil))
+            if let dictation = side.dictation {
+                dictationWorker.async(group: group) {
+                    let result = Result { try Self.endUtterance(dictation.value).segments }
+                    results.withLock { $0.dictated = result }
+                }
+            }
+            if let phoneDecoder = side.phones {
+                phoneWorker.async(group: group) {
+                    let result = Result { try Self.endUtterance(phoneDecoder.value).segments }
+                    results.withLock { $0.phones = result }
+                }
+            }
+            group.wait()
+            let ended = results.withLock { $0 }
+            dictated = try ended.dictated?.get()
+            phones = try ended.phones?.get()
+        } catch {
+            cancelStream(side: side)
+            throw error
+        }
+        return try state.withLock { (state: inout State?) throws -> Recognition in
+            guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
+            state!.streaming = false
+            let pass = try Self.endUtterance(decoder)
+            return try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
+        }
+    }
+
+    /// Ends the stream's utterance without reading it.
+    func cancelStream(side: SidePasses) {
+        state.withLock { state in
+            guard let decoder = state?.decoder, state!.streaming else { return }
+            _ = ps_end_utt(decoder)
+            for other in [side.dictation, side.phones].compactMap({ $0 }) { _ = ps_end_utt(other.value) }
+            state!.streaming = false
+        }
+    }
+}
+
+/// A C pointer handed to another thread that owns it for the moment.
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// pocketsphinx's ``RecognitionStream``: see ``PocketSphinxDecoder/startStream(grammar:)``.
+final class PocketSphinxStream: RecognitionStream {
+    let recognizer: PocketSphinxDecoder
+    let grammar: DecoderGrammar
+
+    /// How the stream's audio is decoded.
+    enum Mode {
+        /// Not yet known to be clean (denoising on): kept, and decoded whole
+        /// at the end unless it is found clean before.
+        case undecided
+        /// Decoded as it comes, with these side passes.
+        case streaming(PocketSphinxDecoder.SidePasses)
+        case ended
+    }
+
+    struct Progress {
+        var samples: [Int16] = []
+        var mode: Mode
+        /// Samples given to pocketsphinx so far.
+        var decoded = 0
+        /// Wall-clock seconds spent decoding.
+        var decodeSeconds = 0.0
+        /// When (in samples) to estimate the noise again, while undecided.
+        var nextCheck = PocketSphinxStream.decisionSamples
+    }
+
+    /// Audio heard before first deciding whether it is noisy: the
+    /// endpointer's leading padding and the first words.
+    static let decisionSamples = PCMAudio.recognitionRate / 2
+    /// How often the noise is estimated again until the audio is known clean.
+    static let checkInterval = PCMAudio.recognitionRate / 4
+
+    private let progress: Mutex<Progress>
+
+    init(recognizer: PocketSphinxDecoder, grammar: DecoderGrammar) {
+        self.recognizer = recognizer
+        self.grammar = grammar
+        progress = Mutex(Progress(mode: .undecided))
+    }
+
+    var samples: [Int16] { progress.withLock { $0.samples } }
+
+    func feed(_ samples: [Int16]) async throws {
+        let recognizer = recognizer, grammar = grammar
+        try await recognizer.offPool { [self] in
+            try progress.withLock { (p: inout Progress) throws in
+                p.samples += samples
+                let started = ContinuousClock.now
+                defer { p.decodeSeconds += PocketSphinxDecoder.seconds(since: started) }
+                if case .undecided = p.mode {
+                    if recognizer.noiseSuppressor != nil {
+                        // Clean audio streams from the moment it is known to
+                        // be clean (the estimate only rises as louder speech
+                        // comes); audio never known clean is decoded whole,
+                        // denoised, at the end, as recognize does.
+                        guard p.samples.count >= p.nextCheck else { return }
+                        p.nextCheck = p.samples.count + Self.checkInterval
+                        guard NoiseSuppressor.estimatedSNR(p.samples) >= NoiseSuppressor.bypassSNR else { return }
+                    }
+                    p.mode = .streaming(try recognizer.beginStream(grammar))
+                }
+                guard case .streaming(let side) = p.mode else { return }
+                let new = Array(p.samples[p.decoded...])
+                do {
+                    try recognizer.continueStream(new, side: side)
+                } catch {
+                    recognizer.cancelStream(side: side)
+                    p.mode = .ended
+                    throw error
+                }
+                p.decoded = p.samples.count
+            }
+        }
+    }
+
+    func partial() async throws -> PartialRecognition {
+        let recognizer = recognizer, grammar = grammar
+        return try await recognizer.offPool { [self] in
+            try progress.withLock { (p: inout Progress) throws -> PartialRecognition in
+                guard case .streaming = p.mode else { return PartialRecognition(text: "", sentence: .incomplete) }
+                return try recognizer.streamPartial(grammar)
+            }
+        }
+    }
+
+    func finish() async throws -> Recognition {
+        let recognizer = recognizer, grammar = grammar
+        defer { releaseDecoder() }
+        return try await recognizer.offPool { [self] in
+            try progress.withLock { (p: inout Progress) throws -> Recognition in
+                let mode = p.mode
+                p.mode = .ended
+                switch mode {
+                case .ended:
+                    throw RecognitionError("the stream was already ended")
+                case .undecided:
+                    // Never found clean: denoised (if noisy after all) and decoded whole now.
+                    var recognition = try recognizer.recognizeHeld(p.samples, grammar: grammar)
+                    recognition.decodeSeconds += p.decodeSeconds
+                    return recognition
+                case .streaming(let side):
+                    let started = ContinuousClock.now
+                    var recognition = try recognizer.endStream(samples: p.samples, grammar: grammar, side: side)
+                    recognition.decodeSeconds = p.decodeSeconds + PocketSphinxDecoder.seconds(since: started)
+                    return recognition
+                }
+            }
+        }
+    }
+
+    func cancel() async {
+        let recognizer = recognizer
+        defer { releaseDecoder() }
+        _ = try? await recognizer.offPool { [self] in
+            progress.withLock { p in
+                if case .streaming(let side) = p.mode { recognizer.cancelStream(side: side) }
+                p.mode = .ended
+            }
+        }
+    }
+
+    /// Whether the stream still holds the decoder's ``PocketSphinxDecoder/access``.
+    private let holdsDecoder = Mutex(true)
+
+    private func releaseDecoder() {
+        if holdsDecoder.withLock({ held in defer { held = false }; return held }) { recognizer.access.release() }
+    }
+
+    deinit {
+        // A stream dropped without finish or cancel must not keep the decoder.
+        if case .streaming(let side) = progress.withLock({ $0.mode }) { recognizer.cancelStream(side: side) }
+        releaseDecoder()
+    }
+}

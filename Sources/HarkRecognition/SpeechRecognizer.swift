@@ -1,0 +1,104 @@
+// The recognizer seam: what the assistant, the wake gate, the live loop and
+// the benchmarks ask of a speech recognizer, with no engine's types in it.
+// pocketsphinx (``PocketSphinxDecoder``) is one engine; another conforms to
+// these two protocols and plugs in without the assistant changing.
+
+/// One recognised word with its place in the audio.
+public struct RecognizedWord: Sendable, Equatable {
+    public var word: String
+    /// Seconds from the start of the utterance.
+    public var start: Double
+    public var end: Double
+    /// Posterior probability of the word, 0...1.
+    public var confidence: Double
+}
+
+/// What the recognizer heard in one utterance, with its timings.
+public struct Recognition: Sendable, Equatable {
+    /// The words, space separated; empty when nothing was recognised.
+    public var text: String
+    public var words: [RecognizedWord]
+    /// Posterior probability of the whole hypothesis, 0...1.
+    public var confidence: Double
+    /// Length of the audio decoded.
+    public var audioSeconds: Double
+    /// Wall-clock time spent decoding.
+    public var decodeSeconds: Double
+    /// Whether the speech matched no grammar better than the garbage loop:
+    /// out-of-grammar speech, reported as not understood.
+    public var rejected: Bool = false
+
+    /// Decoding time over audio time.
+    public var realTimeFactor: Double { audioSeconds > 0 ? decodeSeconds / audioSeconds : 0 }
+}
+
+/// Whether words heard so far make a sentence of the grammar.
+public enum SentenceReading: Sendable, Equatable {
+    /// Not (yet) a whole sentence, or a free-text run is open at its end.
+    case incomplete
+    /// A whole sentence; `extendable` when the grammar has longer
+    /// sentences that begin with it ("an americano" → "an americano with milk").
+    case complete(extendable: Bool)
+}
+
+/// What a recognition stream has heard so far, while the person speaks.
+public struct PartialRecognition: Sendable, Equatable {
+    /// The words of the best path so far (free text as it is searched, not transcribed).
+    public var text: String
+    /// Whether the best path so far is a whole sentence of the grammar
+    /// (it ends in a final state, with no free-text run open): the
+    /// utterance may end here, and a short silence is enough to say it did.
+    public var sentence: SentenceReading
+
+    public init(text: String, sentence: SentenceReading) {
+        self.text = text
+        self.sentence = sentence
+    }
+}
+
+/// A speech recognizer constrained by the assistant's grammars.
+///
+/// Samples are 16 kHz mono, 16-bit. Implementations are shared between
+/// tasks; each call is one utterance (or one stream), and a recognizer may
+/// serve one stream at a time.
+public protocol SpeechRecognizer: AnyObject, Sendable {
+    /// Decodes one whole utterance against `grammar`.
+    func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition
+
+    /// Starts an utterance whose audio arrives in pieces (``RecognitionStream/feed(_:)``),
+    /// decoded as it comes, so that when the utterance ends only the final
+    /// search is left.
+    func startStream(grammar: DecoderGrammar) async throws -> any RecognitionStream
+
+    /// Looks for a wake phrase in an utterance; the sample just after it, or nil.
+    func spot(_ phrase: String, in samples: [Int16], threshold: Double) async throws -> Int?
+
+    /// The phones the recognizer hears `word` by, or nil when it cannot pronounce it.
+    func phones(of word: String) -> [String]?
+
+    /// Checks that every word of `grammar` can be pronounced and builds its
+    /// search, so problems show before the first utterance.
+    func prepare(_ grammar: DecoderGrammar) throws
+}
+
+/// One utterance being recognised while it is spoken.
+///
+/// Feed the audio in order, ask ``partial()`` whenever the endpointer sees
+/// a pause, and end with ``finish()`` (or ``cancel()`` when the audio turned
+/// out not to be an utterance). The recognizer serves no other utterance
+/// until then.
+public protocol RecognitionStream: AnyObject, Sendable {
+    /// The grammar the stream is heard against.
+    var grammar: DecoderGrammar { get }
+    /// Decodes the next samples.
+    func feed(_ samples: [Int16]) async throws
+    /// What has been heard so far.
+    func partial() async throws -> PartialRecognition
+    /// Ends the utterance and returns what was heard: the same as
+    /// ``SpeechRecognizer/recognize(_:grammar:)`` on all the samples fed.
+    func finish() async throws -> Recognition
+    /// Ends the utterance without a result and frees the recognizer.
+    func cancel() async
+    /// Every sample fed so far.
+    var samples: [Int16] { get }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import HarkAudio
+
+/// Where utterances end: `hark listen` and `hark bench --streaming`.
+struct EndpointingOptions: ParsableArguments {
+    @Option(help: "Seconds of silence that end an utterance.")
+    var trailingSilence: Double = 0.8
+
+    @Option(help: ArgumentHelp("Seconds of silence that end an utterance once what was heard is already a whole sentence of the grammar (grammar-aware endpointing); 'off' always waits --trailing-silence.", valueName: "seconds|off"))
+    var completeSentenceSilence: String = "0.35"
+
+    @Option(help: ArgumentHelp("The same for a sentence the grammar cannot continue.", valueName: "seconds"))
+    var finalSentenceSilence: Double = 0.2
+
+    func validate() throws {
+        guard finalSentenceSilence >= 0.05, finalSentenceSilence <= trailingSilence else {
+            throw ValidationError("--final-sentence-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence))")
+        }
+        guard trailingSilence > 0.05, trailingSilence < 10 else {
+            throw ValidationError("--trailing-silence must be between 0.05 and 10 seconds")
+        }
+        if completeSentenceSilence != "off" {
+            guard let seconds = Double(completeSentenceSilence), seconds >= 0.05, seconds <= trailingSilence else {
+                throw ValidationError("--complete-sentence-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence)), or 'off'")
+            }
+        }
+    }
+
+    /// The endpointer's settings.
+    var configuration: EndpointerConfiguration {
+        var configuration = EndpointerConfiguration()
+        configuration.trailingSilence = trailingSilence
+        configuration.completeSentenceSilence = completeSentenceSilence == "off" ? nil : Double(completeSentenceSilence)
+        configuration.finalSentenceSilence = finalSentenceSilence
+        return configuration
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hark
+import HarkAudio
+import HarkRecognition
+import HarkTestSupport
+import Testing
+
+/// flite kal16 speech at 16 kHz (untrimmed), as samples.
+private func spoken(_ text: String, _ name: String) throws -> [Int16] {
+    let dir = try temporaryDirectory("streaming")
+    let raw = dir.appendingPathComponent("\(name)-8k.wav").path, wav = dir.appendingPathComponent("\(name).wav").path
+    try run("/usr/bin/flite", ["-voice", "kal16", "-t", text, "-o", raw])
+    try run("/usr/bin/sox", [raw, "-r", "16000", wav])
+    return try WAVReader.read(contentsOf: wav).audio.toRecognitionFormat().int16Samples()
+}
+
+/// Only the speech of `samples`, from the endpointer's start of speech to its end.
+private func speechOnly(_ samples: [Int16]) throws -> [Int16] {
+    let utterances = try Endpointer.split(PCMAudio(int16: samples, sampleRate: 16_000))
+    let first = try #require(utterances.first), last = try #require(utterances.last)
+    return Array(samples[Int(first.speechStartTime * 16_000)..<Int(last.speechEndTime * 16_000)])
+}
+
+private func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }
+
+/// Feeds `samples` to `live` in 20 ms pieces, as a microphone would, then ends the stream.
+private func hearLive(_ samples: [Int16], _ live: LiveHearing) async throws -> [HeardUtterance] {
+    var heard: [HeardUtterance] = []
+    for start in stride(from: 0, to: samples.count, by: 320) {
+        heard += try await live.process(Array(samples[start..<min(samples.count, start + 320)]))
+    }
+    return heard + (try await live.finish())
+}
+
+@Suite("Streaming recognition and grammar-aware endpointing", .serialized)
+struct StreamingTests {
+    @Test("a request heard while it is spoken is read as the whole recording is, and ends well before the trailing silence")
+    func streamedLikeWhole() async throws {
+        let speech = try spoken("show my messages from bobo on monkeychat", "messages")
+        let whole = try await makeAssistant().hear(try TurnAudio.samples(of: PCMAudio(int16: speech, sampleRate: 16_000)))
+        #expect(whole.intent == "INSearchForMessagesIntent", "heard '\(whole.heard)'")
+
+        let live = LiveHearing(assistant: try makeAssistant())
+        let heard = try await hearLive(silence(0.5) + speech + silence(1.5), live)
+        try #require(heard.count == 1, "\(heard.map(\.turn.heard))")
+        let streamed = heard[0].turn, endedEarly = heard[0].endedEarly
+        let intent = streamed.intent, slots = streamed.slots, confidence = streamed.confidence
+        #expect(intent == whole.intent && slots == whole.slots, "heard '\(streamed.heard)'")
+        #expect(confidence > 0 && confidence < 1)
+        // "... on monkeychat" ends the only sentence it can: the endpoint
+        // came after the short silence, not the 0.8 s one.
+        #expect(endedEarly)
+        let silenceWaited = heard[0].endpointTime - heard[0].utterance.speechEndTime
+        #expect(silenceWaited < 0.6, "waited \(silenceWaited) s of silence")
+    }
+
+    @Test("a pause inside a sentence that is not yet whole does not cut it off")
+    func pauseMidSentence() async throws {
+        let live = LiveHearing(assistant: try makeAssistant())
+        // "send a message to" is no sentence of any grammar: the pause waits
+        // for the full trailing silence, and Bobo is heard as the recipient.
+        let audio = silence(0.5) + (try speechOnly(spoken("send a message to", "first"))) + silence(0.6)
+            + (try speechOnly(spoken("bobo on monkeychat saying the bananas are ripe", "second"))) + silence(1.5)
+        let heard = try await hearLive(audio, live)
+        let texts = heard.map(\.turn.heard)
+        try #require(heard.count == 1, "cut into \(texts)")
+        let turn = heard[0].turn
+        #expect(turn.intent == "INSendMessageIntent", "heard '\(turn.heard)'")
+        #expect(turn.slots["recipients"] == "Bobo", "\(turn.slots)")
+        // Free text is open to the end: no early endpoint.
+        let endedEarly = heard[0].endedEarly
+        #expect(!endedEarly)
+    }
+
+    @Test("the loop answers one utterance after another, and a click is no utterance")
+    func severalUtterances() async throws {
+        let live = LiveHearing(assistant: try makeAssistant())
+        var click = silence(0.05)
+        for i in 0..<160 { click[i] = 20_000 }
+        let request = try spoken("show my messages from bobo on monkeychat", "again")
+        let heard = try await hearLive(silence(0.5) + click + silence(1) + request + silence(1) + request + silence(1), live)
+        #expect(heard.count == 2, "\(heard.map(\.turn.heard))")
+        #expect(heard.allSatisfy { $0.turn.intent == "INSearchForMessagesIntent" })
+        // The decoder is free again: a whole utterance decodes as before.
+        let again = try await makeAssistant().hear(request)
+        #expect(again.intent == "INSearchForMessagesIntent")
+    }
+
+    @Test("while a stream holds the decoder, another caller waits for it instead of failing")
+    func streamHoldsDecoder() async throws {
+        let assistant = try makeAssistant()
+        let request = try spoken("show my messages from bobo on monkeychat", "waiting")
+        let stream = try await assistant.startHearing()
+        try await stream.feed(request)
+        let other = Task { try await makeAssistant().hear(request) }
+        try await Task.sleep(for: .milliseconds(300))
+        let turn = try await assistant.hear(stream)
+        #expect(turn.intent == "INSearchForMessagesIntent")
+        #expect(try await other.value.intent == "INSearchForMessagesIntent")
+    }
+
+    @Test("hark bench --streaming reports finalize and end-of-speech latencies")
+    func benchStreaming() throws {
+        let dir = try temporaryDirectory("bench-streaming")
+        let manifest = dir.appendingPathComponent("manifest.jsonl")
+        let audio = Repo.fixtures.appendingPathComponent("flite-rms/cancel-ride.wav").path
+        let line = #"{"audio": "\#(audio)", "app": "MonkeyRide", "intent": "INCancelRideIntent", "slots": {}, "text": "Cancel my MonkeyRide ride"}"#
+        try Data((line + "\n").utf8).write(to: manifest)
+        let report = dir.appendingPathComponent("report")
+        let result = try runHark(["bench", manifest.path, "--streaming", "--report", report.path])
+        #expect(result.status == 0, "\(result.err)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json"))) as? [String: Any]
+        let streaming = try #require(json?["streaming"] as? [String: Any], "\(result.out)")
+        let finalize = try #require(streaming["finalize_ms"] as? [String: Double])
+        let endOfSpeech = try #require(streaming["end_of_speech_ms"] as? [String: Double])
+        #expect(finalize["p50"]! > 0 && finalize["p50"]! < endOfSpeech["p50"]!)
+        #expect(result.out.contains("end of speech → intent"))
+    }
+}
