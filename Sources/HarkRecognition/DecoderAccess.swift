@@ -33,7 +33,18 @@ final class DecoderAccess: Sendable {
         }
     }
 
+    /// Takes the access if nobody holds it; false, at once, if somebody does.
+    func tryAcquire() -> Bool {
+        state.withLock { state in
+            guard !state.held else { return false }
+            state.held = true
+            return true
+        }
+    }
+
     /// Takes the access, blocking this thread while another holds it.
+    /// Not for Swift's cooperative threads while a stream may hold the
+    /// access: the task that ends the stream may need the thread blocked here.
     func acquireBlocking() {
         released.lock()
         defer { released.unlock() }

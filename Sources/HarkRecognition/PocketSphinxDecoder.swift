@@ -230,11 +230,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             return
         }
         let graph = grammar.graph
-        let needed = graph.vocabulary.union(grammar.leadingPhrases.joined())
-        let missing = needed.filter { !state.lexicon.contains($0) }.sorted()
-        guard missing.isEmpty else {
-            throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
-        }
+        let needed = try Self.checkPronunciations(of: grammar, in: state)
         // The search built below reads the new words from the dictionary;
         // no existing search needs them.
         try Self.addWords(needed, to: &state)
@@ -298,8 +294,22 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// its search, so problems show before the first utterance.
     ///
     /// - Throws: ``RecognitionError`` naming the words without pronunciation.
+    ///
+    /// Never waits: assistants are made (and prepare their grammar) on
+    /// Swift's cooperative threads, where blocking until a stream ends could
+    /// block the very thread the stream's task needs to end it. While a
+    /// stream holds the decoder only the pronunciations are checked; the
+    /// search is built when the grammar is first heard.
     public func prepare(_ grammar: DecoderGrammar) throws {
-        try access.holding { try prepareHeld(grammar) }
+        guard access.tryAcquire() else {
+            try state.withLock { (state: inout State?) throws in
+                guard state != nil else { throw RecognitionError("decoder is closed") }
+                try Self.checkPronunciations(of: grammar, in: state!)
+            }
+            return
+        }
+        defer { access.release() }
+        try prepareHeld(grammar)
     }
 
     /// ``prepare(_:)`` by a caller that holds ``access``.
@@ -309,6 +319,19 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             guard !state!.streaming else { throw Self.busy }
             try activate(grammar, in: &state!)
         }
+    }
+
+    /// The words `grammar` needs, each of which can be pronounced.
+    ///
+    /// - Throws: ``RecognitionError`` naming the words without pronunciation.
+    @discardableResult
+    private static func checkPronunciations(of grammar: DecoderGrammar, in state: State) throws -> Set<String> {
+        let needed = grammar.graph.vocabulary.union(grammar.leadingPhrases.joined())
+        let missing = needed.filter { !state.lexicon.contains($0) }.sorted()
+        guard missing.isEmpty else {
+            throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")
+        }
+        return needed
     }
 
     /// Adds the pronunciations of `words` the decoder does not know yet.

@@ -86,7 +86,7 @@ struct CLITests {
         #expect(wav.format.bitsPerSample == 16)
         #expect(wav.format.channels == 1)
         #expect(wav.audio.duration > 1)
-        let heard = try recognise(path: out, sentences: [
+        let heard = try await recognise(path: out, sentences: [
             "your message to bobo was sent", "your message to bobo was not sent", "your message was sent",
             "send a message to bobo",
         ])

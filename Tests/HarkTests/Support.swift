@@ -72,8 +72,13 @@ let sharedDecoder: PocketSphinxDecoder = {
 let patient = EngineConfiguration(progressBudget: .seconds(60), timeout: .seconds(120))
 
 func makeAssistant(recognizer: Bool = true) throws -> Assistant {
+    try makeAssistant(decoder: recognizer ? sharedDecoder : nil)
+}
+
+/// An assistant for the sample apps hearing through `decoder`.
+func makeAssistant(decoder: PocketSphinxDecoder?) throws -> Assistant {
     try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: try temporaryDirectory(),
-                             decoder: recognizer ? sharedDecoder : nil, configuration: patient)
+                             decoder: decoder, configuration: patient)
 }
 
 /// Runs the `hark` executable, with `stdin` (a file path) as its standard
