@@ -111,6 +111,22 @@ struct StreamingTests {
         #expect(try await other.value.intent == "INSearchForMessagesIntent")
     }
 
+    @Test("after a stream, a whole recording decodes exactly as it did before any stream")
+    func wholeAfterStream() async throws {
+        let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let recording = try TurnAudio.samples(of: WAVReader.read(contentsOf: path).audio)
+        let decoder = try PocketSphinxDecoder(model: AcousticModel())
+        let before = try await makeAssistant(decoder: decoder).hear(recording)
+        // A different request streamed on the same decoder (grammar, n-gram and phone passes).
+        let live = LiveHearing(assistant: try makeAssistant(decoder: decoder))
+        let streamed = try await hearLive(silence(0.5) + spoken("show my messages from bobo on monkeychat", "between") + silence(1.5), live)
+        #expect(streamed.count == 1)
+        let after = try await makeAssistant(decoder: decoder).hear(recording)
+        #expect(after.heard == before.heard)
+        #expect(after.confidence == before.confidence)
+        #expect(after.words == before.words)
+    }
+
     @Test("hark bench --streaming reports finalize and end-of-speech latencies")
     func benchStreaming() throws {
         let dir = try temporaryDirectory("bench-streaming")
