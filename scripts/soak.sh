@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Soak: `hark listen` on a long stream of spoken requests, memory watched.
 #
-#   scripts/soak.sh [SECONDS] [HARK]     (default: 3600 s of audio, .build/release/hark)
+#   scripts/soak.sh [SECONDS] [HARK] [NOISE]
+#       default: 3600 s of audio, .build/release/hark,
+#       ../shared/benchmarks/barista-dev/kitchen-noise.wav when it is there
 #
 # Builds a stream of raw 16 kHz mono PCM from the audio fixtures (each
-# followed by 1.5 s of silence, over and over until SECONDS of audio), pipes
+# followed by 1.5 s of silence, over and over until SECONDS of audio; every
+# third request with an excerpt of NOISE mixed in at 12 dB SNR, so the noise
+# suppressor and the whole-utterance path run too, the rest streamed), pipes
 # it into `hark listen --device - --playback none --json` with a fresh data
 # folder, samples the process's resident memory every 5 s, and prints the
 # utterances in the stream, the turns Hark answered, and resident memory
@@ -13,11 +17,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-3600}
 hark=${2:-.build/release/hark}
+noise=${3:-../shared/benchmarks/barista-dev/kitchen-noise.wav}
+[ -f "$noise" ] || noise=""
 work=$(mktemp -d /tmp/hark-soak.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-utterances=$(python3 - "$seconds" "$work/stream.raw" <<'PY'
-import json, sys, wave
-seconds, out = float(sys.argv[1]), sys.argv[2]
+utterances=$(python3 - "$seconds" "$work/stream.raw" "$noise" <<'PY'
+import array, json, math, random, sys, wave
+seconds, out, noise_path = float(sys.argv[1]), sys.argv[2], sys.argv[3]
 lines = [json.loads(l) for l in open("audio-fixtures/manifest.jsonl")]
 clips = []
 for line in lines:
@@ -26,11 +32,27 @@ for line in lines:
     with wave.open("audio-fixtures/" + line["audio"]) as w:
         assert w.getframerate() == 16000 and w.getnchannels() == 1 and w.getsampwidth() == 2
         clips.append(w.readframes(w.getnframes()))
+noise = None
+if noise_path:
+    with wave.open(noise_path) as w:
+        assert w.getframerate() == 16000 and w.getnchannels() == 1 and w.getsampwidth() == 2, noise_path
+        noise = array.array("h", w.readframes(w.getnframes()))
+rng = random.Random(1234)
+def rms(samples):
+    return math.sqrt(sum(x * x for x in samples) / max(1, len(samples))) or 1.0
+def noisy(clip):
+    speech = array.array("h", clip)
+    start = rng.randrange(0, len(noise) - len(speech))
+    excerpt = noise[start:start + len(speech)]
+    gain = rms(speech) / rms(excerpt) / 10 ** (12 / 20)
+    return array.array("h", (max(-32768, min(32767, int(s + gain * n))) for s, n in zip(speech, excerpt))).tobytes()
 silence = b"\0\0" * 24000
 total, count = 0, 0
 with open(out, "wb") as f:
     while total < seconds * 32000:
         for clip in clips:
+            if noise is not None and count % 3 == 2:
+                clip = noisy(clip)
             f.write(clip + silence)
             total += len(clip) + len(silence)
             count += 1
@@ -39,7 +61,7 @@ with open(out, "wb") as f:
 print(count)
 PY
 )
-echo "soak: $(python3 -c "print(round($(stat -c %s "$work/stream.raw")/32000))") s of audio, $utterances utterances" >&2
+echo "soak: $(python3 -c "print(round($(stat -c %s "$work/stream.raw")/32000))") s of audio, $utterances utterances${noise:+ (every third with $noise at 12 dB SNR)}" >&2
 "$hark" listen --device - --playback none --json --data-dir "$work/data" < "$work/stream.raw" > "$work/turns.jsonl" 2> "$work/listen.err" &
 pid=$!
 : > "$work/rss"
