@@ -63,9 +63,13 @@ let package = Package(
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
         .target(name: "HarkGrammar", dependencies: ["HarkIntents", "HarkText", "CYAML"]),
         /// pocketsphinx decoding against the intent graph.
-        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkSpeech"]),
+        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkLetterToSound"]),
+        /// libespeak-ng's process-wide engine (one lock for synthesis and phonemes) and its errors.
+        .target(name: "HarkESpeak", dependencies: ["CESpeakNG"]),
+        /// Pronunciations for words no dictionary has, from espeak-ng's letter-to-sound rules.
+        .target(name: "HarkLetterToSound", dependencies: ["HarkESpeak"]),
         /// espeak-ng synthesis to PCM.
-        .target(name: "HarkSpeech", dependencies: ["CESpeakNG", "HarkAudio"]),
+        .target(name: "HarkSpeech", dependencies: ["CESpeakNG", "HarkESpeak", "HarkAudio"]),
         /// SiriKit domain model: intents, parameters, resolution results, response codes.
         .target(name: "HarkIntents"),
         /// Handler protocols and the resolve → confirm → handle lifecycle.

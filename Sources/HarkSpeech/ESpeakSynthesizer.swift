@@ -1,5 +1,6 @@
 import CESpeakNG
 import HarkAudio
+import HarkESpeak
 
 /// Text-to-speech with libespeak-ng, in process (no `espeak-ng` subprocess).
 ///

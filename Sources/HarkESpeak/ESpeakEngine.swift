@@ -17,25 +17,25 @@ import Synchronization
 /// directory to load successfully is the one the process keeps; asking for a
 /// different one afterwards is an error rather than a silent switch.
 /// A failed initialisation loads nothing and may be retried.
-enum ESpeakEngine {
+package enum ESpeakEngine {
     /// What espeak-ng currently has loaded.
     struct State {
         /// `nil` until a successful initialisation.
         var loaded: Loaded?
     }
 
-    struct Loaded {
+    package struct Loaded {
         /// The `dataPath` argument it was initialised with (`nil`: espeak-ng's default search).
-        var requestedPath: String?
+        package var requestedPath: String?
         /// The data directory espeak-ng actually uses.
-        var resolvedPath: String
-        var sampleRate: Int
+        package var resolvedPath: String
+        package var sampleRate: Int
         /// The last voice selected, to skip reloading the same voice file.
-        var voice: String?
+        package var voice: String?
 
         /// Whether `path` names the directory already loaded (it or its
         /// `espeak-ng-data` subdirectory, as espeak-ng accepts either).
-        func isLoaded(from path: String) -> Bool {
+        package func isLoaded(from path: String) -> Bool {
             let wanted = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
             let loaded = URL(fileURLWithPath: resolvedPath).standardizedFileURL.resolvingSymlinksInPath()
             return wanted == loaded || wanted.appendingPathComponent("espeak-ng-data") == loaded
@@ -49,7 +49,7 @@ enum ESpeakEngine {
     ///
     /// `dataPath == nil` accepts whatever data is loaded (espeak-ng's default
     /// search if nothing is loaded yet).
-    static func withEngine<R: Sendable>(
+    package static func withEngine<R: Sendable>(
         dataPath: String?, _ body: (inout Loaded) throws(SpeechError) -> R
     ) throws(SpeechError) -> R {
         try validate(dataPath: dataPath)
@@ -108,7 +108,7 @@ enum ESpeakEngine {
     }
 
     /// espeak-ng's text for a status code.
-    static func message(for status: espeak_ng_STATUS) -> String {
+    package static func message(for status: espeak_ng_STATUS) -> String {
         var buffer = [CChar](repeating: 0, count: 512)
         espeak_ng_GetStatusCodeMessage(status, &buffer, buffer.count)
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -118,7 +118,7 @@ enum ESpeakEngine {
 
 extension ESpeakEngine.Loaded {
     /// Selects `voice` (if not already selected) and the speaking rate.
-    mutating func select(voice: String, rate: Int) throws(SpeechError) {
+    package mutating func select(voice: String, rate: Int) throws(SpeechError) {
         if self.voice != voice {
             self.voice = nil
             // Same lookup as `espeak-ng -v NAME`: a voice file or voice name
@@ -146,7 +146,7 @@ extension ESpeakEngine.Loaded {
     }
 
     /// Names for every installed (non-MBROLA) voice that `select` accepts.
-    mutating func voiceNames() -> [String] {
+    package mutating func voiceNames() -> [String] {
         guard let list = espeak_ListVoices(nil) else { return [] }
         var candidates: [(language: String, file: String)] = []
         var index = 0
@@ -173,7 +173,7 @@ extension ESpeakEngine.Loaded {
 
     /// Synthesises `text` (UTF-8, plain text — no SSML, no phoneme input) with
     /// the selected voice and rate; returns espeak-ng's 16-bit samples.
-    func synthesize(_ text: String) throws(SpeechError) -> [Int16] {
+    package func synthesize(_ text: String) throws(SpeechError) -> [Int16] {
         let collector = SampleCollector()
         // The C callback can't capture Swift context; it finds the collector
         // through the user_data pointer espeak-ng attaches to every event.
