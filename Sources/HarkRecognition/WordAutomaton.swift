@@ -65,24 +65,26 @@ struct WordAutomaton: Hashable {
         self.finals = finals
     }
 
+    /// `states` and every state their epsilon moves reach.
+    private func epsilonClosure(_ states: Set<Int>) -> Set<Int> {
+        var result = states
+        var stack = Array(states)
+        while let s = stack.popLast() {
+            for t in epsilons[s] where result.insert(t).inserted { stack.append(t) }
+        }
+        return result
+    }
+
     /// Whether the automaton accepts `words`; dictation accepts any word.
     /// For tests and diagnostics.
     func accepts(_ words: [String]) -> Bool {
-        func closure(_ states: Set<Int>) -> Set<Int> {
-            var result = states
-            var stack = Array(states)
-            while let s = stack.popLast() {
-                for t in epsilons[s] where result.insert(t).inserted { stack.append(t) }
-            }
-            return result
-        }
-        var current = closure([start])
+        var current = epsilonClosure([start])
         for word in words {
             var next: Set<Int> = []
             for s in current {
                 for t in transitions[s] where t.symbol == .word(word) || t.symbol == .dictation { next.insert(t.to) }
             }
-            current = closure(next)
+            current = epsilonClosure(next)
         }
         return !current.isDisjoint(with: finals)
     }
@@ -91,22 +93,14 @@ struct WordAutomaton: Hashable {
     /// only where the automaton has free text, a word only where it has
     /// that word), and if so whether a longer sentence could follow.
     func reading(of symbols: some Sequence<Symbol>) -> SentenceReading {
-        func closure(_ states: Set<Int>) -> Set<Int> {
-            var result = states
-            var stack = Array(states)
-            while let s = stack.popLast() {
-                for t in epsilons[s] where result.insert(t).inserted { stack.append(t) }
-            }
-            return result
-        }
-        var current = closure([start])
+        var current = epsilonClosure([start])
         for symbol in symbols {
             var next: Set<Int> = []
             for s in current {
                 for t in transitions[s] where t.symbol == symbol { next.insert(t.to) }
             }
             if next.isEmpty { return .incomplete }
-            current = closure(next)
+            current = epsilonClosure(next)
         }
         guard !current.isDisjoint(with: finals) else { return .incomplete }
         return current.contains { !transitions[$0].isEmpty } ? .complete(extendable: true) : .complete(extendable: false)
