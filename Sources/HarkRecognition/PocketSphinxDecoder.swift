@@ -664,14 +664,6 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             var args = sharedArguments
             args["-dict"] = model.dictionary
             args["-lm"] = lm
-            // One pass: the flat-lexicon rescoring and the lattice search at
-            // the end of an utterance cost most of the time left after the
-            // person stops speaking (fixtures streamed: finalize p50 / p95
-            // 144 / 359 ms with them, 14 / 198 ms without) for no command
-            // read right (58.7% either way; free-text slot F1 66.0% -> 64.3%).
-            args["-fwdflat"] = "no"
-            args["-bestpath"] = "no"
-            for (name, value) in sharedArguments where name == "-fwdflat" || name == "-bestpath" { args[name] = value }
             var restricted: String?
             if !grammar.dictation.readingWords.isEmpty {
                 let reading = grammar.dictation.readingWords.prefix(grammar.dictation.readingVocabularySize ?? .max)
