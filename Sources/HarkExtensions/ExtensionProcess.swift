@@ -97,13 +97,37 @@ public actor ExtensionProcess {
         if let failure = Self.send(line, to: running.input) {
             // It has gone (a script that answered once and exited): start it again, once.
             stop(reason: "its standard input was closed (\(failure))")
-            let again = try await start()
-            if let failure = Self.send(line, to: again.input) {
-                throw fault(.exited, "could not be sent the request: \(failure)")
-            }
-            return try await answer(id: id, from: again, timeout: timeout)
+            return try await sendAgain(line, id: id, timeout: timeout)
         }
-        return try await answer(id: id, from: running, timeout: timeout)
+        do {
+            return try await answer(id: id, from: running, timeout: timeout, mayBeUnread: true)
+        } catch is RequestNeverRead {
+            // A script that answers one request and exits was still exiting
+            // when this request was sent; it never read it, so nothing of it
+            // was done: a new process gets it, once.
+            return try await sendAgain(line, id: id, timeout: timeout)
+        }
+    }
+
+    /// Sends a request no process has read to a newly started one.
+    private func sendAgain(_ line: String, id: Int, timeout: Duration) async throws -> [String: JSONValue] {
+        let again = try await start()
+        if let failure = Self.send(line, to: again.input) {
+            throw fault(.exited, "could not be sent the request: \(failure)")
+        }
+        return try await answer(id: id, from: again, timeout: timeout, mayBeUnread: false)
+    }
+
+    /// The process ended with the request still unread in its standard input.
+    private struct RequestNeverRead: Error {}
+
+    /// Whether the process at the other end of `input` closed it with bytes
+    /// still unread: the kernel then marks this end ECONNRESET, which a
+    /// process that read the request and then died does not cause.
+    private static func closedUnread(_ input: Int32) -> Bool {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(input, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == ECONNRESET
     }
 
     /// A protocol error of the extension's (an answer Hark cannot use), logged
@@ -121,7 +145,7 @@ public actor ExtensionProcess {
 
     // MARK: - Running
 
-    private func answer(id: Int, from running: Running, timeout: Duration) async throws -> [String: JSONValue] {
+    private func answer(id: Int, from running: Running, timeout: Duration, mayBeUnread: Bool) async throws -> [String: JSONValue] {
         switch await running.output.next(within: timeout) {
         case .line(let line):
             logger.debug("extension answer", metadata: ["extension.answer": "\(line)"])
@@ -138,6 +162,10 @@ public actor ExtensionProcess {
         case .overlong(let prefix):
             throw failing(.garbage, "printed a line over \(LineChannel.maximumLineLength) bytes for request \(id): \(Self.excerpt(prefix))…")
         case .end:
+            if mayBeUnread, Self.closedUnread(running.input) {
+                stop(reason: "it exited without reading request \(id)")
+                throw RequestNeverRead()
+            }
             let status = exitStatus(of: running.process)
             // Its last words on standard error explain the exit: let them arrive.
             stderrTail.waitUntilFinished()

@@ -172,4 +172,43 @@ struct ExtensionProcessTests {
         #expect(try await handler.handle(latte).message == "Shell order 2.")
         await process.shutdown()
     }
+
+    @Test("a one-shot script still exiting when the next request comes never reads it: a new process gets it, and nothing is done twice")
+    func oneShotStillExiting() async throws {
+        // It answers, then takes half a second to exit: the next request is
+        // sent while it still runs, and it exits without reading it.
+        let process = try Self.process(["sh", "-c", #"""
+            echo '{"hark_extension": 1, "intents": ["orderDrink"], "stages": ["handle"]}'
+            read -r request
+            id=$(printf '%s' "$request" | sed 's/.*"id":\([0-9]*\).*/\1/')
+            echo "$id" >> "$HARK_APP_DATA_DIR/handled"
+            echo "{\"id\": $id, \"code\": \"success\", \"speech\": \"Shell order $id.\"}"
+            sleep 0.5
+            """#])
+        let handler = Self.handler(process)
+        let latte = Self.intent(["coffeeDrink": "latte", "size": "large"])
+        #expect(try await handler.handle(latte).message == "Shell order 1.")
+        #expect(try await handler.handle(latte).message == "Shell order 2.")
+        #expect(try await handler.handle(latte).message == "Shell order 3.")
+        await process.shutdown()
+        let handled = try String(contentsOf: await process.dataDirectory.appendingPathComponent("handled"), encoding: .utf8)
+        #expect(handled == "1\n2\n3\n")
+    }
+
+    @Test("an extension that reads a request and then dies is not sent it again")
+    func readThenDie() async throws {
+        let process = try Self.process(["sh", "-c", #"""
+            echo '{"hark_extension": 1, "intents": ["orderDrink"], "stages": ["handle"]}'
+            read -r request
+            echo x >> "$HARK_APP_DATA_DIR/read"
+            exit 0
+            """#])
+        let handler = Self.handler(process)
+        let latte = Self.intent(["coffeeDrink": "latte", "size": "large"])
+        let error = try await #require(throws: ExtensionError.self) { try await handler.handle(latte) }
+        #expect(error.kind == .exited)
+        await process.shutdown()
+        let read = try String(contentsOf: await process.dataDirectory.appendingPathComponent("read"), encoding: .utf8)
+        #expect(read == "x\n")
+    }
 }
