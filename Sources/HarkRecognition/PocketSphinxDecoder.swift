@@ -438,8 +438,31 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             guard let decoder = state?.decoder else { throw RecognitionError("decoder is closed") }
             guard !state!.streaming else { throw Self.busy }
             try activate(grammar, in: &state!)
-            let pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
-            var recognition = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: nil, state: &state!)
+            // The confidence's phone pass reads the same samples on its own
+            // thread while the grammar pass runs: one after the other they
+            // took twice as long (barista-dev, one worker: real-time factor
+            // 0.080 and 303 ms p50 from the end of the audio).
+            let phones = try phoneDecoder(&state!).map { UnsafeSendable($0) }
+            let phonePass = Mutex<Result<[Segment], any Error>?>(nil)
+            let group = DispatchGroup()
+            if let phones {
+                let frameRate = frameRate
+                phoneWorker.async(group: group) {
+                    let result = Result { try Self.decode(samples, with: phones.value, frameRate: frameRate).segments }
+                    phonePass.withLock { $0 = result }
+                }
+            }
+            let pass: (segments: [Segment], confidence: Double)
+            do {
+                pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
+            } catch {
+                group.wait()
+                throw error
+            }
+            group.wait()
+            let phoneSegments = try phonePass.withLock { $0 }?.get()
+            var recognition = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: nil,
+                                              phones: phoneSegments, state: &state!)
             recognition.decodeSeconds = Self.seconds(since: started)
             return recognition
         }
