@@ -13,7 +13,10 @@ private func rms(_ audio: PCMAudio) -> Double {
 
 private let sentence = "Your message to Bobo was sent"
 
-@Suite("espeak-ng synthesis")
+// One at a time: in two full-suite runs of 2026-11-25 the sentence came
+// back as 0.345 s of audio, the length of another test's "hello", with the
+// suite's tests running side by side (cause not found yet; see the stop's note).
+@Suite("espeak-ng synthesis", .serialized)
 struct ESpeakSynthesizerTests {
     @Test func speaksASentenceAtTheNativeRate() throws {
         let audio = try ESpeakSynthesizer().synthesize(sentence)
@@ -203,3 +206,4 @@ struct ESpeakSynthesizerTests {
         }
     }
 }
+
