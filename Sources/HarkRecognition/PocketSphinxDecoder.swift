@@ -481,8 +481,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// else its words with their confidence and free text transcribed
     /// (from `dictated`, the n-gram pass over the same audio, when it ran
     /// while the audio came; otherwise decoded now).
+    /// `phones` is the phone pass over the same samples (nil when the model
+    /// has no phone n-gram model, and so no confidence).
     func recognition(of segments: [Segment], samples: [Int16], grammar: DecoderGrammar, dictated: [Segment]?,
-                     phones: [Segment]? = nil, state: inout State) throws -> Recognition {
+                     phones: [Segment]?, state: inout State) throws -> Recognition {
         var recognition = Recognition(text: "", words: [], confidence: 0,
                                       audioSeconds: Double(samples.count) / 16_000, decodeSeconds: 0)
         if segments.contains(where: { PhoneLoop.kind(of: $0.token) == .garbage }) {
@@ -490,7 +492,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             return recognition
         }
         var segments = segments
-        recognition.confidence = try scoreConfidence(&segments, samples: samples, phones: phones, state: &state)
+        recognition.confidence = scoreConfidence(&segments, phones: phones, state: state)
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
         if grammar.rejectsOutOfGrammar, recognition.confidence < options.minimumConfidence {
@@ -516,12 +518,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// fitted on the fixtures and barista-dev, the probability that the
     /// reading is right (README, "Confidence"). 1 when there is no phone
     /// model or no grammar word to compare.
-    private func scoreConfidence(_ segments: inout [Segment], samples: [Int16], phones streamedPhones: [Segment]?,
-                                 state: inout State) throws -> Double {
-        guard let phoneDecoder = try phoneDecoder(&state) else { return 1 }
-        let decoder = state.decoder
-        let phones = try streamedPhones ?? Self.decode(samples, with: phoneDecoder, frameRate: frameRate).segments
-        let lmath = ps_get_logmath(decoder)
+    private func scoreConfidence(_ segments: inout [Segment], phones: [Segment]?, state: State) -> Double {
+        guard let phones else { return 1 }
+        let lmath = ps_get_logmath(state.decoder)
         /// The phone loop's score over frames a...b (a phone cut by the range counts pro rata).
         func loopScore(_ a: Int, _ b: Int) -> Double {
             var total = 0.0
