@@ -59,9 +59,9 @@ struct AppsPlugInTests {
         let data = try temporaryDirectory()
         let result = try Self.converse(["turn on the kitchen lights", "switch the lights off"], data: data)
         let turns = try Self.turns(result.out)
-        try #require(turns.count == 2)
-        #expect(turns[0].speech == "Lamps: The kitchen lights are on.")
-        #expect(turns[1].speech == "Lamps: All the lights are off.")
+        try #require(turns.count == 2, "\(result.err)")
+        #expect(turns[0].speech == "Lamps: The kitchen lights are on.", "\(result.err)")
+        #expect(turns[1].speech == "Lamps: All the lights are off.", "\(result.err)")
         #expect(turns[1].output["times"] == "1")
     }
 
