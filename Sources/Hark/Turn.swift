@@ -4,6 +4,23 @@ public struct TimedWord: Sendable, Codable, Equatable {
     /// Seconds from the start of the turn's (trimmed) audio.
     public var start: Double
     public var end: Double
+    /// How sure the recognizer is of the word, 0...1 (see ``RecognizedWord/confidence``).
+    public var confidence: Double
+    /// Whether the word was heard as free text (dictation) rather than a grammar word.
+    public var freeText: Bool
+
+    public init(word: String, start: Double, end: Double, confidence: Double, freeText: Bool = false) {
+        self.word = word
+        self.start = start
+        self.end = end
+        self.confidence = confidence
+        self.freeText = freeText
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case word, start, end, confidence
+        case freeText = "free_text"
+    }
 }
 
 /// One turn of a conversation, as shown and as printed with `--json`.

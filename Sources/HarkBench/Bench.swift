@@ -37,6 +37,8 @@ public struct UtteranceResult: Sendable, Codable {
     public var code: String?
     /// The recognizer's confidence in what it heard, 0...1 (0 when rejected).
     public var confidence: Double = 0
+    /// The words heard, with their confidence (empty when rejected).
+    public var words: [TimedWord] = []
     /// Streaming (`hark bench --streaming`): how the utterance was heard live.
     public var streamed: Streamed?
 
@@ -87,7 +89,7 @@ public struct UtteranceResult: Sendable, Codable {
         case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
         case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
         case slotsGiven = "slots_given", slotsLabelled = "slots_labelled", slotsRight = "slots_right"
-        case streamed
+        case streamed, words
     }
 }
 
@@ -648,6 +650,7 @@ public enum Bench {
         }
         result.code = answer.code
         result.confidence = turn.confidence
+        result.words = turn.words
         result.set = u.set
         result.expectedText = u.text
         return result

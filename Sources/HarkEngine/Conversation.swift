@@ -100,6 +100,10 @@ public actor Conversation {
     private var settled: Set<String> = []
     /// How many times each parameter was asked, to stop an app looping forever.
     private var asked: [String: Int] = [:]
+    /// Free-text parameters whose words the recognizer was unsure of: read
+    /// back ("I heard: ... Is that right?") before the request goes on,
+    /// unless the intent's own confirmation reads them back anyway.
+    private var unsure: Set<String> = []
     static let maximumAsks = 4
 
     public init(intent: Intent, description: IntentDescription, handler: any IntentHandler,
@@ -115,12 +119,20 @@ public actor Conversation {
     public var pendingQuestion: Question? { question }
 
     /// Resolves, confirms and handles as far as possible without the person.
-    public func start() async -> EngineReply {
-        await proceed()
+    ///
+    /// - Parameter unsure: Free-text parameters heard with low confidence;
+    ///   each is read back for a yes or no before the request goes on.
+    public func start(unsure: Set<String> = []) async -> EngineReply {
+        self.unsure = unsure
+        return await proceed()
     }
 
     /// Takes the person's answer to the pending question and goes on.
-    public func answer(_ answer: Answer) async -> EngineReply {
+    ///
+    /// - Parameter unsure: Free-text parameters this answer gave that were
+    ///   heard with low confidence (read back, as for ``start(unsure:)``).
+    public func answer(_ answer: Answer, unsure: Set<String> = []) async -> EngineReply {
+        self.unsure.formUnion(unsure)
         guard let pending = question else { return await proceed() }
         if answer == .cancel { return finish(speech: "Okay, cancelled.", code: nil) }
         switch (pending, answer) {
@@ -198,6 +210,10 @@ public actor Conversation {
                 continue
             case .success(let value):
                 self.intent[parameter.name] = value
+                if unsure.remove(parameter.name) != nil, parameter.kind == .text, !readsBack(parameter) {
+                    // Asked as a yes or no on the value, in words that say why.
+                    return ask(.confirmValue(parameter, value), speech: "I heard: \(value.spoken). Is that right?")
+                }
             case .notRequired:
                 continue
             case .needsValue:
@@ -355,6 +371,12 @@ public actor Conversation {
         question = nil
         return EngineReply(speech: speech, code: code, question: nil, intent: intent, response: response,
                            developerError: developerError)
+    }
+
+    /// Whether the intent's confirmation speaks `parameter`'s value (a
+    /// message's read-back says its content): then that is the read-back.
+    private func readsBack(_ parameter: ParameterDescription) -> Bool {
+        description.confirmation?.contains("{\(parameter.name)}") == true
     }
 
     public static func speech(for question: Question, intent: Intent) -> String {

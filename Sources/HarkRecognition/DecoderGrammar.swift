@@ -19,8 +19,14 @@ public final class DecoderGrammar: Sendable {
     /// sentence, or rejected.
     public let leadingPhrases: [[String]]
 
+    /// The apps' names as spoken ("monkey chat", "list o mat"): an
+    /// utterance with free text that names none of them must be heard
+    /// more surely (``DecoderOptions/minimumFreeTextConfidence``).
+    public let appNames: [[String]]
+
     public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true,
-                leadingPhrases: [[String]] = []) {
+                leadingPhrases: [[String]] = [], appNames: [[String]] = []) {
+        self.appNames = appNames.filter { !$0.isEmpty }
         self.graph = graph
         self.dictation = dictation
         self.rejectsOutOfGrammar = rejectsOutOfGrammar
@@ -32,6 +38,14 @@ public final class DecoderGrammar: Sendable {
         hasher.combine(self.leadingPhrases)
         hasher.combine(dictation.logProbabilities.count)
         searchKey = hasher.finalize()
+    }
+
+    /// Whether `words` (the grammar words heard, in order) contain one of
+    /// ``appNames`` word for word.
+    public func namesApp(_ words: [String]) -> Bool {
+        appNames.contains { name in
+            words.count >= name.count && (0...(words.count - name.count)).contains { Array(words[$0..<($0 + name.count)]) == name }
+        }
     }
 
     /// The same for grammars the decoder searches the same way: a new

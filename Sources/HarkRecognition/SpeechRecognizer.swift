@@ -9,8 +9,21 @@ public struct RecognizedWord: Sendable, Equatable {
     /// Seconds from the start of the utterance.
     public var start: Double
     public var end: Double
-    /// Posterior probability of the word, 0...1.
+    /// How sure the recognizer is of the word, 0...1: for a grammar word,
+    /// how well it explains its audio next to unconstrained phones; for a
+    /// free-text word, its posterior in the n-gram pass.
     public var confidence: Double
+    /// Whether the word was heard in a free-text run (dictation) rather
+    /// than as a word the grammar names.
+    public var isFreeText: Bool
+
+    public init(word: String, start: Double, end: Double, confidence: Double, isFreeText: Bool = false) {
+        self.word = word
+        self.start = start
+        self.end = end
+        self.confidence = confidence
+        self.isFreeText = isFreeText
+    }
 }
 
 /// What the recognizer heard in one utterance, with its timings.

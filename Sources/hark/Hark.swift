@@ -73,6 +73,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reject what is heard with less confidence than this (0...1; 0 keeps everything).", valueName: "confidence"))
     var minConfidence: Double = DecoderOptions.defaultMinimumConfidence
 
+    @Option(help: ArgumentHelp("Reject a request with free text (a message, a note) heard with less confidence than this in the words around the free text (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
+    var minFreeTextConfidence: Double = DecoderOptions.defaultMinimumFreeTextConfidence
+
     @Option(help: "Noise suppression before decoding: 'auto' uses RNNoise when it can be loaded and warns once when not; 'rnnoise' requires it ($HARK_RNNOISE_LIBRARY names another build); 'off'.")
     var denoise: Denoise = .auto
 
@@ -119,6 +122,9 @@ extension AssistantOptions {
         guard (0...1).contains(minConfidence) else {
             throw ValidationError("--min-confidence takes a number from 0 to 1 (e.g. 0.12), got \(minConfidence)")
         }
+        guard (0...1).contains(minFreeTextConfidence) else {
+            throw ValidationError("--min-free-text-confidence takes a number from 0 to 1 (e.g. 0.55), got \(minFreeTextConfidence)")
+        }
         if rejection != "off" {
             guard let p = Double(rejection), p > 0, p < 1 else {
                 throw ValidationError("--rejection takes a probability between 0 and 1 (e.g. 1e-8) or 'off', got '\(rejection)'")
@@ -129,7 +135,8 @@ extension AssistantOptions {
     /// The recognizer settings these options give.
     var recognizerOptions: DecoderOptions {
         DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
-                       denoise: denoise.enabled, minimumConfidence: minConfidence)
+                       denoise: denoise.enabled, minimumConfidence: minConfidence,
+                       minimumFreeTextConfidence: minFreeTextConfidence)
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

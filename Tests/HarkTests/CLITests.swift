@@ -1,5 +1,6 @@
 import Foundation
 import HarkAudio
+import HarkRecognition
 import Testing
 
 /// Bytes of a WAV header with the given fields and `dataBytes` of data.
@@ -58,6 +59,46 @@ struct CLITests {
         let high = try #require((try JSONSerialization.jsonObject(with: Data(sure.out.utf8)) as? [String: Any])?["confidence"] as? Double)
         #expect(high > 0.5 && high < 1, "\(high)")
         #expect(try runHark(["replay", clip, "--min-confidence", "2"]).err.contains("--min-confidence takes a number from 0 to 1"))
+    }
+
+    @Test("free text for no app named needs its carrier heard clearly: an unrelated sentence fitted to a short carrier is rejected; each word has its confidence")
+    func freeTextCarrierFloor() throws {
+        // "I think we should paint the kitchen yellow this summer": forced
+        // onto the sample apps' grammars, "i did" (a task done) and the rest
+        // as the task's free-text title, its carrier's confidence 0.29.
+        let clip = Repo.fixtures.appendingPathComponent("flite-rms/oog-kitchen.wav").path
+        let rejected = try runHark(["replay", clip, "--json"])
+        #expect(rejected.status == 0, "\(rejected.err)")
+        let turn = try #require(try JSONSerialization.jsonObject(with: Data(rejected.out.utf8)) as? [String: Any])
+        #expect(turn["code"] as? String == "notUnderstood", "\(rejected.out)")
+        let confidence = try #require(turn["confidence"] as? Double)
+        #expect(confidence > DecoderOptions.defaultMinimumConfidence && confidence < DecoderOptions.defaultMinimumFreeTextConfidence)
+        // Without the floor it becomes a task, its free text marked as such.
+        let kept = try runHark(["replay", clip, "--json", "--min-free-text-confidence", "0"])
+        let taken = try #require(try JSONSerialization.jsonObject(with: Data(kept.out.utf8)) as? [String: Any])
+        #expect(taken["intent"] as? String == "INSetTaskAttributeIntent", "\(kept.out)")
+        let words = try #require(taken["words"] as? [[String: Any]])
+        #expect(words.prefix(2).map { $0["word"] as? String } == ["i", "did"])
+        #expect(words.prefix(2).allSatisfy { $0["free_text"] as? Bool == false })
+        #expect(words.dropFirst(2).allSatisfy { $0["free_text"] as? Bool == true })
+        // A right free-text request is kept, its words' confidences each its own.
+        let spoken = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let sent = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", spoken, "--json"]).out.utf8)) as? [String: Any])
+        #expect(sent["intent"] as? String == "INSendMessageIntent")
+        let heard = try #require(sent["words"] as? [[String: Any]])
+        #expect(heard.filter { $0["free_text"] as? Bool == true }.compactMap { $0["word"] as? String } == ["please", "send", "more", "bananas"])
+        let confidences = heard.compactMap { $0["confidence"] as? Double }
+        #expect(confidences.count == heard.count && confidences.allSatisfy { (0...1).contains($0) })
+        #expect(Set(confidences).count > 3, "\(confidences)")
+        // Naming the app is the person addressing it: a message to MonkeyChat
+        // whose content espeak-ng's voice makes hard to hear (confidence
+        // 0.37, under the free-text floor) is still taken, and read back.
+        let named = Repo.fixtures.appendingPathComponent("espeak-us/monkeychat-verb-bobo-bananas.wav").path
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", named, "--json"]).out.utf8)) as? [String: Any])
+        #expect(message["intent"] as? String == "INSendMessageIntent", "\(message)")
+        #expect((message["confidence"] as? Double ?? 1) < DecoderOptions.defaultMinimumFreeTextConfidence)
+        #expect((message["speech"] as? String)?.hasSuffix("Ready to send it?") == true)
+        #expect(try runHark(["replay", clip, "--min-free-text-confidence", "1.5"]).err.contains("--min-free-text-confidence takes a number from 0 to 1"))
     }
 
     @Test("replay - reads one turn of raw PCM from standard input, and reports word times")

@@ -47,6 +47,41 @@ struct PipelineTests {
     /// note's free text ("monkey to do note nice and will honor").
     static let knownMisrecognitions: Set<String> = ["espeak-gb/monkeychat-verb-bobo-bananas.wav"]
 
+    @Test("free text heard unsurely is read back before the request goes on: no asks for it again, yes goes ahead")
+    func unsureFreeTextReadBack() async throws {
+        // flite's slt voice: "Remind me to leave home at 8 am in TasksNotes",
+        // the reminder heard as "leave" (its words' mean confidence 0.10).
+        let assistant = try makeAssistant()
+        let asked = try await assistant.hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-slt/reminder.wav").path))
+        #expect(asked.intent == "INAddTasksIntent", "heard '\(asked.heard)'")
+        #expect(asked.prompt)
+        let heard = try #require(asked.slots["taskTitles"])
+        #expect(asked.speech == "I heard: \(heard). Is that right?")
+        let free = asked.words.filter(\.freeText)
+        #expect(!free.isEmpty && free.map(\.confidence).reduce(0, +) / Double(free.count) < Assistant.readBackBelow)
+        let again = await assistant.read("no")
+        #expect(again.prompt)
+        #expect(again.slots["taskTitles"] == nil)
+        let done = await assistant.read("leave home")
+        #expect(done.code == "success", "\(done.speech)")
+        #expect(done.slots["taskTitles"] == "leave home")
+
+        // The same kind of request heard surely goes straight on; a yes
+        // to a read-back goes ahead with what was heard.
+        let sure = try makeAssistant()
+        let created = try await sure.hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-rms/create-note.wav").path))
+        #expect(created.code == "success", "\(created.speech)")
+        let list = try makeAssistant()
+        let readBack = try await list.hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-slt/grocery-list.wav").path))
+        #expect(readBack.speech.hasPrefix("I heard: "), "\(readBack.speech)")
+        let yes = await list.read("yes")
+        #expect(yes.code == "success", "\(yes.speech)")
+        #expect(yes.slots["taskTitles"] == readBack.slots["taskTitles"])
+        // Typed requests are never read back.
+        let typed = await (try makeAssistant(recognizer: false)).read("Remind me to leave home at 8 am in TasksNotes")
+        #expect(typed.code == "success", "\(typed.speech)")
+    }
+
     @Test("free-text slots: mean word error rate stays under the measured floor")
     func dictationAccuracy() async throws {
         var rates: [Double] = []
