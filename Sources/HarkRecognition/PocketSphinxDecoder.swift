@@ -50,11 +50,6 @@ public struct DecoderOptions: Sendable, Equatable {
     /// Higher rejects more (fewer false accepts, more false rejections).
     public var rejectionPhonePenalty: Double?
 
-    /// Whether each utterance goes through RNNoise (``NoiseSuppressor``)
-    /// before decoding. Measured on barista-dev (see README): the same clean
-    /// accuracy, far fewer misheard slots in kitchen noise.
-    public var denoise: Bool
-
     /// pocketsphinx settings chosen by measurement on barista-dev and the
     /// audio fixtures (see README, "Tuning"): beams wider than pocketsphinx's
     /// defaults and 8 Gaussians per frame instead of 4 recover words in
@@ -72,7 +67,7 @@ public struct DecoderOptions: Sendable, Equatable {
     public static let defaultRejectionPhonePenalty = 1e-8
 
     public init(arguments: [String: String] = [:], freeTextPhonePenalty: Double = DecoderOptions.defaultFreeTextPhonePenalty,
-                rejectionPhonePenalty: Double? = DecoderOptions.defaultRejectionPhonePenalty, denoise: Bool = true,
+                rejectionPhonePenalty: Double? = DecoderOptions.defaultRejectionPhonePenalty,
                 minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence,
                 minimumFreeTextConfidence: Double = DecoderOptions.defaultMinimumFreeTextConfidence) {
         self.arguments = arguments
@@ -80,7 +75,6 @@ public struct DecoderOptions: Sendable, Equatable {
         self.minimumFreeTextConfidence = minimumFreeTextConfidence
         self.freeTextPhonePenalty = freeTextPhonePenalty
         self.rejectionPhonePenalty = rejectionPhonePenalty
-        self.denoise = denoise
     }
 }
 
@@ -137,8 +131,6 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     let dictationWorker = DispatchQueue(label: "hark.pocketsphinx.dictation")
     let phoneWorker = DispatchQueue(label: "hark.pocketsphinx.phones")
     public let options: DecoderOptions
-    /// The front end's speech enhancement, when ``DecoderOptions/denoise`` is on.
-    public let noiseSuppressor: NoiseSuppressor?
     /// The pocketsphinx arguments both decoders share.
     private let sharedArguments: [String: String]
     /// pocketsphinx's frame rate (frames per second).
@@ -150,16 +142,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     ///   - model: Where the model files are.
     ///   - lexicon: Pronunciations; the model's dictionary when nil.
     ///   - options: Decoder settings.
-    /// - Throws: ``RecognitionError`` when the model cannot be loaded, or
-    ///   RNNoise when `options.denoise` is on and it cannot be.
+    /// - Throws: ``RecognitionError`` when the model cannot be loaded.
     public init(model: AcousticModel, lexicon: Lexicon? = nil, options: DecoderOptions = DecoderOptions()) throws {
         self.model = model
         self.options = options
-        do {
-            noiseSuppressor = options.denoise ? try NoiseSuppressor() : nil
-        } catch {
-            throw RecognitionError(error.description)
-        }
         let lexicon = try lexicon ?? LexiconCache.shared.lexicon(at: model.dictionary)
         // Start with an empty dictionary file: words are added as grammars need them,
         // which keeps start-up fast and the search's vocabulary exact.
@@ -449,9 +435,6 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// ``recognize(_:grammar:)`` by a caller that holds ``access``.
     func recognizeHeld(_ samples: [Int16], grammar: DecoderGrammar) throws -> Recognition {
         let started = ContinuousClock.now
-        let samples = try noiseSuppressor.map { suppressor in
-            do { return try suppressor.suppressIfNoisy(samples) } catch { throw RecognitionError("\(error)") }
-        } ?? samples
         return try state.withLock { (state: inout State?) throws -> Recognition in
             guard let decoder = state?.decoder else { throw RecognitionError("decoder is closed") }
             guard !state!.streaming else { throw Self.busy }

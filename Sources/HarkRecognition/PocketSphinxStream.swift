@@ -10,14 +10,7 @@ extension PocketSphinxDecoder {
     /// thread and, when the grammar has free text, the n-gram pass at the
     /// same time on a second thread, so that when the utterance ends only
     /// the final searches are left (and the confidence's phone pass).
-    ///
-    /// With denoising on, audio streams once it is known to be clean
-    /// (``NoiseSuppressor/estimatedSNR(_:)`` of what came so far at or above
-    /// ``NoiseSuppressor/bypassSNR``, estimated every quarter second from the
-    /// first half second); until then it is kept, and audio never found
-    /// clean is denoised and decoded whole at the end, as
-    /// ``recognize(_:grammar:)`` does (RNNoise's measured gains were on
-    /// whole utterances).
+    /// (Noise suppression is a stage in front: ``DenoisingRecognizer``.)
     public func startStream(grammar: DecoderGrammar) async throws -> any RecognitionStream {
         // The stream holds the decoder until it ends (finish, cancel, or
         // being dropped): other callers wait for it.
@@ -159,8 +152,7 @@ final class PocketSphinxStream: RecognitionStream {
 
     /// How the stream's audio is decoded.
     enum Mode {
-        /// Not yet known to be clean (denoising on): kept, and decoded whole
-        /// at the end unless it is found clean before.
+        /// Nothing fed yet: the passes begin with the first samples.
         case undecided
         /// Decoded as it comes, with these side passes.
         case streaming(PocketSphinxDecoder.SidePasses)
@@ -174,15 +166,7 @@ final class PocketSphinxStream: RecognitionStream {
         var decoded = 0
         /// Wall-clock seconds spent decoding.
         var decodeSeconds = 0.0
-        /// When (in samples) to estimate the noise again, while undecided.
-        var nextCheck = PocketSphinxStream.decisionSamples
     }
-
-    /// Audio heard before first deciding whether it is noisy: the
-    /// endpointer's leading padding and the first words.
-    static let decisionSamples = PCMAudio.recognitionRate / 2
-    /// How often the noise is estimated again until the audio is known clean.
-    static let checkInterval = PCMAudio.recognitionRate / 4
 
     private let progress: Mutex<Progress>
 
@@ -202,15 +186,6 @@ final class PocketSphinxStream: RecognitionStream {
                 let started = ContinuousClock.now
                 defer { p.decodeSeconds += PocketSphinxDecoder.seconds(since: started) }
                 if case .undecided = p.mode {
-                    if recognizer.noiseSuppressor != nil {
-                        // Clean audio streams from the moment it is known to
-                        // be clean (the estimate only rises as louder speech
-                        // comes); audio never known clean is decoded whole,
-                        // denoised, at the end, as recognize does.
-                        guard p.samples.count >= p.nextCheck else { return }
-                        p.nextCheck = p.samples.count + Self.checkInterval
-                        guard NoiseSuppressor.estimatedSNR(p.samples) >= NoiseSuppressor.bypassSNR else { return }
-                    }
                     p.mode = .streaming(try recognizer.beginStream(grammar))
                 }
                 guard case .streaming(let side) = p.mode else { return }
@@ -248,7 +223,7 @@ final class PocketSphinxStream: RecognitionStream {
                 case .ended:
                     throw RecognitionError("the stream was already ended")
                 case .undecided:
-                    // Never found clean: denoised (if noisy after all) and decoded whole now.
+                    // Nothing was fed: decoded whole (an empty utterance).
                     var recognition = try recognizer.recognizeHeld(p.samples, grammar: grammar)
                     recognition.decodeSeconds += p.decodeSeconds
                     return recognition

@@ -133,7 +133,7 @@ extension HarkCommand {
                     manifest: manifest, labels: labels, audioDirectory: labels.map { audioDir ?? Labels.defaultAudioDirectory(for: $0) },
                     sets: sets, model: options.model, apps: options.apps, domains: options.domains,
                     decoderOptions: options.decoderArguments, rejection: options.rejection,
-                    denoise: options.denoise.rawValue, denoiseActive: options.recognizerOptions.denoise,
+                    denoise: options.denoise.rawValue, denoiseActive: options.denoise.enabled,
                     noise: noise, seed: seed, snrs: mixer == nil ? [] : snrs!, jobs: jobs, baseline: baseline?.rawValue)
                 let live = try streaming ? Bench.StreamingSettings(
                     endpointer: endpointing.configuration, synthesizer: try ESpeakSynthesizer()) : nil

@@ -135,7 +135,7 @@ extension AssistantOptions {
     /// The recognizer settings these options give.
     var recognizerOptions: DecoderOptions {
         DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
-                       denoise: denoise.enabled, minimumConfidence: minConfidence,
+                       minimumConfidence: minConfidence,
                        minimumFreeTextConfidence: minFreeTextConfidence)
     }
 

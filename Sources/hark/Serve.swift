@@ -131,7 +131,7 @@ extension HarkCommand {
 /// The assistant behind `hark serve`: a conversation per client (or per
 /// conversation id), decoders from a pool, one synthesizer.
 final class AssistantBackend: WyomingBackend {
-    let decoders: [PocketSphinxDecoder]
+    let decoders: [any SpeechRecognizer]
     let wakePhrases: [String]
     let wakeThreshold: Double
     let synthesizer: ESpeakSynthesizer
@@ -140,8 +140,8 @@ final class AssistantBackend: WyomingBackend {
     /// Conversations kept at once; the least recently used beyond this is forgotten.
     static let maxConversations = 256
 
-    init(decoders: [PocketSphinxDecoder], wakePhrases: [String], wakeThreshold: Double, synthesizer: ESpeakSynthesizer,
-         makeAssistant: @escaping @Sendable (PocketSphinxDecoder) throws -> Assistant, report: @escaping @Sendable (Turn) -> Void) {
+    init(decoders: [any SpeechRecognizer], wakePhrases: [String], wakeThreshold: Double, synthesizer: ESpeakSynthesizer,
+         makeAssistant: @escaping @Sendable (any SpeechRecognizer) throws -> Assistant, report: @escaping @Sendable (Turn) -> Void) {
         self.decoders = decoders
         self.wakePhrases = wakePhrases
         self.wakeThreshold = wakeThreshold
@@ -239,8 +239,8 @@ final class AssistantBackend: WyomingBackend {
 /// busy machine), so one per decoder serves requests that need no
 /// conversation (asr, intent) and a spare is kept ready for the next new one.
 actor Conversations {
-    let decoders: [PocketSphinxDecoder]
-    let make: @Sendable (PocketSphinxDecoder) throws -> Assistant
+    let decoders: [any SpeechRecognizer]
+    let make: @Sendable (any SpeechRecognizer) throws -> Assistant
     let limit: Int
     private var assistants: [String: (assistant: Assistant, used: UInt64)] = [:]
     private var shared: [Assistant] = []
@@ -249,7 +249,7 @@ actor Conversations {
     private var next = 0
     private var clock: UInt64 = 0
 
-    init(decoders: [PocketSphinxDecoder], make: @escaping @Sendable (PocketSphinxDecoder) throws -> Assistant, limit: Int) {
+    init(decoders: [any SpeechRecognizer], make: @escaping @Sendable (any SpeechRecognizer) throws -> Assistant, limit: Int) {
         self.decoders = decoders
         self.make = make
         self.limit = limit
@@ -264,7 +264,7 @@ actor Conversations {
     }
 
     /// The next decoder, round robin.
-    func nextDecoder() -> PocketSphinxDecoder {
+    func nextDecoder() -> any SpeechRecognizer {
         next += 1
         return decoders[next % decoders.count]
     }

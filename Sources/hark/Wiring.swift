@@ -1,6 +1,7 @@
 import Foundation
 import HarkText
 import Hark
+import HarkAudio
 import HarkCatalog
 import HarkEngine
 import HarkRecognition
@@ -11,10 +12,17 @@ import Logging
 /// sample apps' code for those of them that are installed, and each app's
 /// intents extension), the data folder, the decoder.
 enum Wiring {
-    /// The recognizer the options ask for.
-    static func decoder(_ options: AssistantOptions) throws -> PocketSphinxDecoder {
-        try PocketSphinxDecoder(model: AcousticModel(directory: options.model),
-                                options: options.recognizerOptions)
+    /// The recognizer the options ask for: pocketsphinx, with noise
+    /// suppression in front of it when `--denoise` turns it on.
+    static func decoder(_ options: AssistantOptions) throws -> any SpeechRecognizer {
+        let decoder = try PocketSphinxDecoder(model: AcousticModel(directory: options.model),
+                                              options: options.recognizerOptions)
+        guard options.denoise.enabled else { return decoder }
+        do {
+            return DenoisingRecognizer(decoder, suppressor: try NoiseSuppressor())
+        } catch {
+            throw RecognitionError(error.description)
+        }
     }
 
     /// The data folder: `--data-dir`, else `$HARK_DATA_DIR`, `$XDG_DATA_HOME/hark` or `~/.local/share/hark`.
@@ -23,7 +31,7 @@ enum Wiring {
     }
 
     /// The builder for these apps, with the sample apps' modules.
-    static func builder(apps: String?, domains: String?, dataDirectory: URL, decoder: PocketSphinxDecoder? = nil,
+    static func builder(apps: String?, domains: String?, dataDirectory: URL, decoder: (any SpeechRecognizer)? = nil,
                         locked: Bool = false, configuration: EngineConfiguration = EngineConfiguration()) -> AssistantBuilder {
         var builder = AssistantBuilder(appsDirectory: apps, domainsDirectory: domains, modelsDirectory: Resources.modelsDirectory(),
                                        dataDirectory: dataDirectory, recognizer: decoder, logger: Logger(label: "hark"),
@@ -33,7 +41,7 @@ enum Wiring {
     }
 
     /// The installed apps the options name, started.
-    static func installedApps(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil,
+    static func installedApps(_ options: AssistantOptions, decoder: (any SpeechRecognizer)? = nil,
                               dataDirectory: URL? = nil) throws -> InstalledApps {
         try builder(apps: options.apps, domains: options.domains,
                     dataDirectory: dataDirectory ?? Self.dataDirectory(options.dataDir),
@@ -41,7 +49,7 @@ enum Wiring {
     }
 
     /// The assistant, with `decoder` or a new one.
-    static func assistant(_ options: AssistantOptions, decoder: PocketSphinxDecoder? = nil, textOnly: Bool = false,
+    static func assistant(_ options: AssistantOptions, decoder: (any SpeechRecognizer)? = nil, textOnly: Bool = false,
                           dataDirectory: URL? = nil) throws -> Assistant {
         let decoder = textOnly ? nil : try decoder ?? Self.decoder(options)
         return try installedApps(options, decoder: decoder, dataDirectory: dataDirectory).makeAssistant()

@@ -1,0 +1,98 @@
+import Foundation
+import HarkAudio
+import HarkGrammar
+import HarkRecognition
+import Testing
+
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func messagingGrammar() throws -> DecoderGrammar {
+    let file = try GrammarParser.parse("""
+        slot recipients: contacts
+        slot content: text
+        list contacts:
+            bobo
+            little bobo
+        rule app = monkey chat
+        intent INSendMessageIntent:
+            send a text to {recipients} [on <app>] [saying {content}]
+        """, path: "messaging.hark")
+    let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
+    return DecoderGrammar(graph: graph, dictation: DictationVocabulary())
+}
+
+/// One pocketsphinx decoder for the suite, behind the noise-suppression stage.
+private let inner = Result { try PocketSphinxDecoder(model: AcousticModel()) }
+
+private func speech() throws -> [Int16] {
+    let path = repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path
+    return try WAVReader.read(contentsOf: path).audio.toRecognitionFormat().int16Samples()
+}
+
+/// `samples` with white noise of the given RMS (fixed seed) added.
+private func withNoise(_ samples: [Int16], rms: Double) -> [Int16] {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    return samples.map { sample in
+        var sum = 0.0
+        for _ in 0..<12 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            sum += Double(state >> 11) / Double(1 << 53)
+        }
+        return Int16(clamping: Int((Double(sample) + (sum - 6) * rms).rounded()))
+    }
+}
+
+private func stream(_ samples: [Int16], through recognizer: any SpeechRecognizer, grammar: DecoderGrammar)
+    async throws -> (partial: PartialRecognition, result: Recognition) {
+    let stream = try await recognizer.startStream(grammar: grammar)
+    for start in stride(from: 0, to: samples.count, by: 320) {
+        try await stream.feed(Array(samples[start..<min(samples.count, start + 320)]))
+    }
+    let partial = try await stream.partial()
+    return (partial, try await stream.finish())
+}
+
+/// Noise suppression as a stage in front of the recognizer (issue 16): the
+/// recognizer knows nothing of noise; the stage decides, per utterance.
+@Suite("Noise suppression in front of the recognizer", .serialized)
+struct DenoisingRecognizerTests {
+    @Test("clean speech goes to the recognizer untouched, and streams as it comes")
+    func cleanPassesThrough() async throws {
+        let decoder = try inner.get()
+        let stage = DenoisingRecognizer(decoder, suppressor: try NoiseSuppressor())
+        let grammar = try messagingGrammar()
+        let audio = try speech()
+        #expect(NoiseSuppressor.estimatedSNR(audio) >= NoiseSuppressor.bypassSNR)
+        let direct = try await decoder.recognize(audio, grammar: grammar)
+        let whole = try await stage.recognize(audio, grammar: grammar)
+        #expect(whole.text == direct.text && whole.confidence == direct.confidence)
+        #expect(whole.text.hasPrefix("send a text to little bobo"), "\(whole.text)")
+        // Streamed: the recognizer heard it while it came (a partial before the end).
+        let streamed = try await stream(audio, through: stage, grammar: grammar)
+        #expect(streamed.partial.text.hasPrefix("send a text to little bobo"), "\(streamed.partial.text)")
+        #expect(streamed.result.text == direct.text, "\(streamed.result.text)")
+    }
+
+    @Test("noisy speech is denoised and recognised whole at its end, streamed or not")
+    func noisyIsDenoisedWhole() async throws {
+        let decoder = try inner.get()
+        let suppressor = try NoiseSuppressor()
+        let stage = DenoisingRecognizer(decoder, suppressor: suppressor)
+        let grammar = try messagingGrammar()
+        let noisy = withNoise(try speech(), rms: 400)
+        #expect(NoiseSuppressor.estimatedSNR(noisy) < NoiseSuppressor.bypassSNR)
+        // Whole: what the recognizer hears is RNNoise's output.
+        let denoised = try suppressor.suppress(noisy)
+        let expected = try await decoder.recognize(denoised, grammar: grammar)
+        let whole = try await stage.recognize(noisy, grammar: grammar)
+        #expect(whole.text == expected.text && whole.confidence == expected.confidence, "\(whole.text) / \(expected.text)")
+        #expect(whole.text.hasPrefix("send a text to"), "\(whole.text)")
+        // Streamed: held back from the recognizer (no partial), then the same whole decode.
+        let streamed = try await stream(noisy, through: stage, grammar: grammar)
+        #expect(streamed.partial == PartialRecognition(text: "", sentence: .incomplete))
+        #expect(streamed.result.text == expected.text && streamed.result.confidence == expected.confidence)
+        // The stage is the only place noise is handled: the recognizer alone hears the noise.
+        let raw = try await decoder.recognize(noisy, grammar: grammar)
+        #expect(raw.confidence != expected.confidence)
+    }
+}
