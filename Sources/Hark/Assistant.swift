@@ -104,8 +104,7 @@ public actor Assistant {
         mainGraph = graph
         mainParser = TextParser(graph: graph)
         vocabularyRank = Self.rank(catalog.userVocabulary)
-        mainGrammar = DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
-                                     appNames: catalog.apps.flatMap(\.spokenNames))
+        mainGrammar = Self.mainGrammar(graph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
@@ -178,9 +177,16 @@ public actor Assistant {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
         vocabularyRank = Self.rank(catalog.userVocabulary)
-        mainGrammar = DecoderGrammar(graph: mainGraph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
-                                     appNames: catalog.apps.flatMap(\.spokenNames))
+        mainGrammar = Self.mainGrammar(mainGraph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }
+    }
+
+    /// What the recognizer hears requests against: every app's sentences,
+    /// a leading wake phrase, and the apps' names (free text for no named
+    /// app must be heard more surely).
+    private static func mainGrammar(_ graph: IntentGraph, dictation: DictationVocabulary, catalog: Catalog) -> DecoderGrammar {
+        DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
+                       appNames: catalog.apps.flatMap(\.spokenNames))
     }
 
     /// Where an app's current user vocabulary comes from: what its data
@@ -337,9 +343,7 @@ public actor Assistant {
         turn.confidence = recognition.confidence
         turn.audioSeconds = recognition.audioSeconds
         turn.decodeSeconds = recognition.decodeSeconds
-        turn.words = recognition.words.map {
-            TimedWord(word: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence, freeText: $0.isFreeText)
-        }
+        turn.words = recognition.words
         return turn
     }
 
@@ -437,11 +441,10 @@ public actor Assistant {
 
     /// The parameters whose value came from a free-text run heard unsurely.
     private func unsureParameters(_ parameters: [String: ParameterValue]) -> Set<String> {
-        func letters(_ text: String) -> String { text.lowercased().filter { $0.isLetter || $0.isNumber } }
-        let unsure = freeTextHeard.filter { $0.confidence < Self.readBackBelow }.map { letters($0.text) }
+        let unsure = freeTextHeard.filter { $0.confidence < Self.readBackBelow }.map { ParameterValue.matchingKey($0.text) }
         guard !unsure.isEmpty else { return [] }
         return Set(parameters.compactMap { name, value in
-            let key = letters(value.spoken)
+            let key = ParameterValue.matchingKey(value.spoken)
             return !key.isEmpty && unsure.contains { $0.contains(key) || key.contains($0) } ? name : nil
         })
     }

@@ -1,27 +1,8 @@
-/// A recognised word and where it is in the turn's audio.
-public struct TimedWord: Sendable, Codable, Equatable {
-    public var word: String
-    /// Seconds from the start of the turn's (trimmed) audio.
-    public var start: Double
-    public var end: Double
-    /// How sure the recognizer is of the word, 0...1 (see ``RecognizedWord/confidence``).
-    public var confidence: Double
-    /// Whether the word was heard as free text (dictation) rather than a grammar word.
-    public var freeText: Bool
+import HarkRecognition
 
-    public init(word: String, start: Double, end: Double, confidence: Double, freeText: Bool = false) {
-        self.word = word
-        self.start = start
-        self.end = end
-        self.confidence = confidence
-        self.freeText = freeText
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case word, start, end, confidence
-        case freeText = "free_text"
-    }
-}
+/// A recognised word and where it is in the turn's (trimmed) audio: the
+/// recognizer's own word, kept whole in the turn.
+public typealias TimedWord = RecognizedWord
 
 /// One turn of a conversation, as shown and as printed with `--json`.
 public struct Turn: Sendable, Codable, Equatable {

@@ -185,7 +185,7 @@ public actor Conversation {
     }
 
     static func match(_ value: ParameterValue, in options: [ParameterValue]) -> ParameterValue? {
-        func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
+        let key = ParameterValue.matchingKey
         return options.first { key($0.value) == key(value.value) || key($0.spoken) == key(value.spoken) }
     }
 

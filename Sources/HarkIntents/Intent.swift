@@ -23,6 +23,12 @@ public struct ParameterValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { value }
+
+    /// `text` as values are compared: lowercased letters and digits only
+    /// ("Bobo Jr." and "bobo jr" are the same).
+    public static func matchingKey(_ text: String) -> String {
+        text.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
 }
 
 /// A request for an app: which intent, with which parameters so far.

@@ -27,7 +27,7 @@ public final class DenoisingRecognizer: SpeechRecognizer {
     public func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition {
         let started = ContinuousClock.now
         let heard = try denoisedIfNoisy(samples)
-        let denoising = Self.seconds(since: started)
+        let denoising = started.secondsElapsed
         var recognition = try await recognizer.recognize(heard, grammar: grammar)
         recognition.decodeSeconds += denoising
         return recognition
@@ -47,11 +47,6 @@ public final class DenoisingRecognizer: SpeechRecognizer {
 
     func denoisedIfNoisy(_ samples: [Int16]) throws -> [Int16] {
         do { return try suppressor.suppressIfNoisy(samples) } catch { throw RecognitionError("\(error)") }
-    }
-
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 }
 

@@ -464,18 +464,13 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             let phoneSegments = try phonePass.withLock { $0 }?.get()
             var recognition = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: nil,
                                               phones: phoneSegments, state: &state!)
-            recognition.decodeSeconds = Self.seconds(since: started)
+            recognition.decodeSeconds = started.secondsElapsed
             return recognition
         }
     }
 
     /// A use of the decoder while a stream holds it: a bug, since ``access`` serialises them.
     static let busy = RecognitionError("the recognizer is already hearing a stream; finish or cancel it first")
-
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
 
     /// What the grammar pass's best path means: rejected when it went
     /// through the garbage loop or is far less likely than free phones,

@@ -184,7 +184,7 @@ final class PocketSphinxStream: RecognitionStream {
             try progress.withLock { (p: inout Progress) throws in
                 p.samples += samples
                 let started = ContinuousClock.now
-                defer { p.decodeSeconds += PocketSphinxDecoder.seconds(since: started) }
+                defer { p.decodeSeconds += started.secondsElapsed }
                 if case .undecided = p.mode {
                     p.mode = .streaming(try recognizer.beginStream(grammar))
                 }
@@ -230,7 +230,7 @@ final class PocketSphinxStream: RecognitionStream {
                 case .streaming(let side):
                     let started = ContinuousClock.now
                     var recognition = try recognizer.endStream(samples: p.samples, grammar: grammar, side: side)
-                    recognition.decodeSeconds = p.decodeSeconds + PocketSphinxDecoder.seconds(since: started)
+                    recognition.decodeSeconds = p.decodeSeconds + started.secondsElapsed
                     return recognition
                 }
             }

@@ -3,8 +3,9 @@
 // pocketsphinx (``PocketSphinxDecoder``) is one engine; another conforms to
 // these two protocols and plugs in without the assistant changing.
 
-/// One recognised word with its place in the audio.
-public struct RecognizedWord: Sendable, Equatable {
+/// One recognised word with its place in the audio (in a turn's JSON as
+/// `{"word", "start", "end", "confidence", "free_text"}`).
+public struct RecognizedWord: Sendable, Equatable, Codable {
     public var word: String
     /// Seconds from the start of the utterance.
     public var start: Double
@@ -23,6 +24,11 @@ public struct RecognizedWord: Sendable, Equatable {
         self.end = end
         self.confidence = confidence
         self.isFreeText = isFreeText
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case word, start, end, confidence
+        case isFreeText = "free_text"
     }
 }
 
@@ -114,4 +120,12 @@ public protocol RecognitionStream: AnyObject, Sendable {
     func cancel() async
     /// Every sample fed so far.
     var samples: [Int16] { get }
+}
+
+extension ContinuousClock.Instant {
+    /// Wall-clock seconds from this instant to now (a recognition's `decodeSeconds`).
+    var secondsElapsed: Double {
+        let elapsed = ContinuousClock.now - self
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
 }

@@ -57,7 +57,7 @@ struct PipelineTests {
         #expect(asked.prompt)
         let heard = try #require(asked.slots["taskTitles"])
         #expect(asked.speech == "I heard: \(heard). Is that right?")
-        let free = asked.words.filter(\.freeText)
+        let free = asked.words.filter(\.isFreeText)
         #expect(!free.isEmpty && free.map(\.confidence).reduce(0, +) / Double(free.count) < Assistant.readBackBelow)
         let again = await assistant.read("no")
         #expect(again.prompt)
