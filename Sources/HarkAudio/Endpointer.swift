@@ -9,7 +9,12 @@ import Foundation
 /// seconds, so it follows the background (digital silence, a fan, street
 /// noise) without being pulled up by speech, which always has pauses.
 /// It starts from the first frame, so a stream should begin before the
-/// speaker does, as microphone streams and recordings normally do.
+/// speaker does, as microphone streams and recordings normally do. Once an
+/// utterance has begun, a frame also has to be within
+/// ``EndpointerConfiguration/speechRange`` of the utterance's loudest 50 ms
+/// to continue it: a floor taken from the quietest moments sits far below
+/// the breath, echo and background that follow the last word, and counting
+/// those as speech held utterances open for up to seconds.
 ///
 /// An utterance starts at the first speech frame and ends once
 /// ``EndpointerConfiguration/trailingSilence`` passes without speech (the
@@ -38,10 +43,18 @@ public struct Endpointer: Sendable {
         var firstFrame: Int
         var lastFrame: Int
         var speechFrames: Int
+        /// The loudest 50 ms of the run so far, in dBFS.
+        var loudest: Double
     }
 
     private var noiseFloor: SlidingMinimum
     private var speech: SpeechRun?
+    /// Mean power of the last frames (linear), for the run's loudest 50 ms.
+    private var recentPower = [Double](repeating: 0, count: 5)
+    /// The last utterance's loudest 50 ms and its last speech frame: for a
+    /// noise window after it, sound far below that voice starts nothing.
+    private var lastVoice: (loudest: Double, lastFrame: Int)?
+    private let noiseWindowFrames: Int
     /// Samples still needed for padding and the utterance in progress;
     /// `history[0]` is sample number `historyStart` of the stream.
     private var history: [Int16] = []
@@ -58,7 +71,8 @@ public struct Endpointer: Sendable {
         maximumUtteranceFrames = max(1, Self.count(configuration.maximumUtterance, per: 100))
         leadingPaddingSamples = Self.count(configuration.leadingPadding, per: Self.rate)
         trailingPaddingSamples = Self.count(configuration.trailingPadding, per: Self.rate)
-        noiseFloor = SlidingMinimum(window: Self.count(configuration.noiseWindow, per: 100))
+        noiseWindowFrames = max(1, Self.count(configuration.noiseWindow, per: 100))
+        noiseFloor = SlidingMinimum(window: noiseWindowFrames)
     }
 
     /// Takes the next samples of the stream (any number) and returns the
@@ -153,13 +167,29 @@ public struct Endpointer: Sendable {
     private mutating func analyzeFrame() -> Utterance? {
         let frame = analyzedFrames
         let offset = analyzedSamples - historyStart
-        let energy = Self.energy(history[offset..<(offset + Self.frameSize)])
+        let power = Self.power(history[offset..<(offset + Self.frameSize)])
+        let energy = Self.decibels(power)
         analyzedFrames += 1
+        recentPower[frame % recentPower.count] = power
+        let recent = Self.decibels(recentPower.reduce(0, +) / Double(recentPower.count))
         let floor = noiseFloor.push(energy, at: frame)
-        let isSpeech = energy > max(floor + configuration.speechMargin, configuration.minimumSpeechLevel)
+        var isSpeech = energy > max(floor + configuration.speechMargin, configuration.minimumSpeechLevel)
+        if isSpeech, let range = configuration.speechRange {
+            if let run = speech, energy < run.loudest - range {
+                // Far below the speech so far: a breath, the room's echo or
+                // background sound after the words, not the words going on.
+                isSpeech = false
+            } else if speech == nil, let voice = lastVoice, frame - voice.lastFrame < noiseWindowFrames,
+                      energy < voice.loudest - range {
+                // Just after an utterance, far below its voice: the same
+                // breath or clatter, not someone speaking again.
+                isSpeech = false
+            }
+        }
 
         if isSpeech {
-            var run = speech ?? SpeechRun(firstFrame: frame, lastFrame: frame, speechFrames: 0)
+            var run = speech ?? SpeechRun(firstFrame: frame, lastFrame: frame, speechFrames: 0, loudest: recent)
+            run.loudest = max(run.loudest, recent)
             run.lastFrame = frame
             run.speechFrames += 1
             guard frame + 1 - run.firstFrame >= maximumUtteranceFrames else {
@@ -181,6 +211,7 @@ public struct Endpointer: Sendable {
     /// or nil if it had too little speech to be more than a click.
     private mutating func close(_ run: SpeechRun, availableEnd: Int) -> Utterance? {
         guard run.speechFrames >= minimumSpeechFrames else { return nil }
+        lastVoice = (run.loudest, run.lastFrame)
         let speechStart = run.firstFrame * Self.frameSize
         let speechEnd = (run.lastFrame + 1) * Self.frameSize
         let start = max(speechStart - leadingPaddingSamples, emittedEnd, historyStart)
@@ -205,14 +236,19 @@ public struct Endpointer: Sendable {
         }
     }
 
-    /// A frame's mean power in dB relative to full scale; digital silence gives -100.
-    private static func energy(_ frame: ArraySlice<Int16>) -> Double {
+    /// A frame's mean power relative to full scale (1 for a full-scale square wave).
+    private static func power(_ frame: ArraySlice<Int16>) -> Double {
         var sum = 0.0
         for sample in frame {
             let value = Double(sample)
             sum += value * value
         }
-        return 10 * log10(sum / Double(frame.count) / (32768 * 32768) + 1e-10)
+        return sum / Double(frame.count) / (32768 * 32768)
+    }
+
+    /// A power in dB relative to full scale; digital silence gives -100.
+    private static func decibels(_ power: Double) -> Double {
+        10 * log10(power + 1e-10)
     }
 
     /// `seconds` as a whole number of units at `rate` per second; zero for

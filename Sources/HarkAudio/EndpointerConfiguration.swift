@@ -25,6 +25,14 @@ public struct EndpointerConfiguration: Sendable, Equatable {
     public var maximumUtterance: Double
     /// How far above the noise floor a 10 ms frame's energy must be to count as speech.
     public var speechMargin: Double
+    /// Once an utterance has begun, frames more than this many dB below its
+    /// loudest 50 ms so far no longer continue it, even above the noise
+    /// floor: the breath, the room's echo and the background after the last
+    /// word are not speech going on, and a floor from the quietest moments
+    /// sits well below them. For ``noiseWindow`` after an utterance, sound
+    /// this far below its voice does not start a new one either. nil counts
+    /// every frame above the floor.
+    public var speechRange: Double?
     /// Frames quieter than this (dBFS) are never speech, whatever the noise
     /// floor; this keeps dither and faint hiss in digital silence out.
     public var minimumSpeechLevel: Double
@@ -43,6 +51,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         minimumSpeech: Double = 0.15,
         maximumUtterance: Double = 20,
         speechMargin: Double = 12,
+        speechRange: Double? = 30,
         minimumSpeechLevel: Double = -60,
         noiseWindow: Double = 3
     ) {
@@ -54,6 +63,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         self.minimumSpeech = minimumSpeech
         self.maximumUtterance = maximumUtterance
         self.speechMargin = speechMargin
+        self.speechRange = speechRange
         self.minimumSpeechLevel = minimumSpeechLevel
         self.noiseWindow = noiseWindow
     }

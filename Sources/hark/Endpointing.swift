@@ -12,7 +12,15 @@ struct EndpointingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The same for a sentence the grammar cannot continue.", valueName: "seconds"))
     var finalSentenceSilence: Double = 0.2
 
+    @Option(help: ArgumentHelp("Once an utterance has begun, sound more than this many dB below its loudest moment no longer continues it (breath, echo, background after the last word); 'off' counts all sound above the noise floor.", valueName: "dB|off"))
+    var speechRange: String = "30"
+
     func validate() throws {
+        if speechRange != "off" {
+            guard let range = Double(speechRange), range >= 10, range <= 90 else {
+                throw ValidationError("--speech-range takes dB from 10 to 90, or 'off'")
+            }
+        }
         guard finalSentenceSilence >= 0.05, finalSentenceSilence <= trailingSilence else {
             throw ValidationError("--final-sentence-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence))")
         }
@@ -32,6 +40,7 @@ struct EndpointingOptions: ParsableArguments {
         configuration.trailingSilence = trailingSilence
         configuration.completeSentenceSilence = completeSentenceSilence == "off" ? nil : Double(completeSentenceSilence)
         configuration.finalSentenceSilence = finalSentenceSilence
+        configuration.speechRange = speechRange == "off" ? nil : Double(speechRange)
         return configuration
     }
 }

@@ -166,6 +166,49 @@ struct EndpointerTests {
         #expect(try Endpointer.trim(PCMAudio(samples: Self.silence(1).map(Float.init), sampleRate: 16_000)) == nil)
     }
 
+    /// Speech, then 0.6 s of faint sound `tailDecibels` below it (breath,
+    /// the room's echo, a far-off clatter), then quiet: where speech ends.
+    static func speechEnd(tailDecibels: Double, _ configuration: EndpointerConfiguration) throws -> Double {
+        var generator = SeededGenerator(seed: 31)
+        let loud = 0.2
+        var stream = Self.silence(1) + Self.burst(1, generator: &generator)
+        stream += noise(count: Int(0.6 * Double(Self.rate)), rms: loud * pow(10, -tailDecibels / 20), generator: &generator)
+        stream += Self.silence(1.5)
+        // A quiet room under everything: the noise floor, 66 dB below the speech.
+        let room = noise(count: stream.count, rms: loud / 2000, generator: &generator)
+        let utterances = try Self.split(zip(stream, room).map(+), configuration)
+        try #require(utterances.count == 1)
+        return utterances[0].speechEndTime
+    }
+
+    @Test("sound far below the speech after it does not keep the utterance going; speech a little softer does")
+    func speechRange() throws {
+        // 45 dB down, well above the room: the words have ended at 2 s.
+        #expect(abs(try Self.speechEnd(tailDecibels: 45, .init()) - 2) < 0.03)
+        // Without the range every frame above the floor counts, as before.
+        #expect(abs(try Self.speechEnd(tailDecibels: 45, .init(speechRange: nil)) - 2.6) < 0.03)
+        // 20 dB down is softer speech going on (a trailing "s", a quieter word).
+        #expect(abs(try Self.speechEnd(tailDecibels: 20, .init()) - 2.6) < 0.03)
+    }
+
+    @Test("just after an utterance, a sound far below its voice starts no new one; later, or as loud, it does")
+    func quietSoundAfterAnUtterance() throws {
+        var generator = SeededGenerator(seed: 37)
+        let faint = { (seconds: Double, generator: inout SeededGenerator) in
+            noise(count: Int(seconds * Double(Self.rate)), rms: 0.2 * pow(10, -40.0 / 20), generator: &generator)
+        }
+        // Speech, 1 s of quiet, 0.4 s of clatter 40 dB below the voice, 1.5 s quiet, the next request.
+        var stream = Self.silence(1) + Self.burst(1, generator: &generator) + Self.silence(1)
+        stream += faint(0.4, &generator) + Self.silence(1.5) + Self.burst(0.5, generator: &generator) + Self.silence(1)
+        // Then, 3 s after anyone spoke, a faint sound is heard again: it may be someone far away.
+        stream += Self.silence(3) + faint(0.4, &generator) + Self.silence(1)
+        let room = noise(count: stream.count, rms: 0.2 / 2000, generator: &generator)
+        let utterances = try Self.split(zip(stream, room).map(+))
+        #expect(utterances.map { ($0.speechStartTime * 10).rounded() / 10 } == [1, 4.9, 9.4])
+        // Without the range the clatter was an utterance of its own.
+        #expect(try Self.split(zip(stream, room).map(+), .init(speechRange: nil)).count == 4)
+    }
+
     @Test("split resamples other rates to 16 kHz first")
     func splitResamples() throws {
         var generator = SeededGenerator(seed: 23)
