@@ -34,33 +34,26 @@ enum PropertyListFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CatalogError("\(path): cannot read the file")
         }
-        // A binary plist goes through PropertyListDecoder, never through
-        // PropertyListSerialization: its object marker 0xC_ (a set) makes
-        // Foundation's NSSet bridging crash the process on Linux (found by
-        // `scripts/fuzz.sh plist`; Fuzz/corpus/plist/crash-bplist-set).
-        // Text formats hold no sets, so CoreFoundation's OpenStep parser,
-        // the only one that reads `"key" = "value";`, is safe for them.
+        // PropertyListDecoder reads every format, the old-style
+        // `"key" = "value";` too. PropertyListSerialization is not used: a
+        // binary plist's set marker (0xC_) made its NSSet bridging crash
+        // the process on Linux (Fuzz/corpus/plist/crash-bplist-set), and
+        // each file it could not parse leaked about 800 bytes (its error
+        // object; swift-corelibs-foundation issue #3366's family), which the
+        // plist fuzzer ran into as an out-of-memory after 10 million inputs.
         try PlistNesting.check(data, path: path)
         if data.starts(with: Array("bplist".utf8)) {
             return try decode([String: String].self, at: path)
         }
-        let plist: Any
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+            return try PropertyListDecoder().decode([String: String].self, from: data)
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
+            throw CatalogError("\(path): \(keyPath(context.codingPath)): expected a string")
+        } catch DecodingError.typeMismatch {
+            throw CatalogError("\(path): (top level): expected a dictionary of strings")
         } catch {
             throw CatalogError("\(path): not a valid strings file (expected lines like \"key\" = \"value\";)")
         }
-        guard let dictionary = plist as? [String: Any] else {
-            throw CatalogError("\(path): (top level): expected a dictionary of strings")
-        }
-        var result: [String: String] = [:]
-        for (key, value) in dictionary {
-            guard let string = value as? String else {
-                throw CatalogError("\(path): \(key): expected a string")
-            }
-            result[key] = string
-        }
-        return result
     }
 
     /// `ParameterVocabularies[0].ParameterNames[1]`, or `(top level)`.
