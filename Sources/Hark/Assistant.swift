@@ -292,10 +292,18 @@ public actor Assistant {
     ///
     /// - Throws: ``RecognitionError`` when decoding fails.
     public func hear(_ samples: [Int16]) async throws -> Turn {
+        // Never nil: only `passingUnheard` lets an utterance go unanswered.
+        try await hear(samples, passingUnheard: false)!
+    }
+
+    /// Answers `samples`, or, with `passingUnheard`, returns nil when the
+    /// recognizer heard no word of the grammar in them — leaving any
+    /// conversation as it was (see ``hear(_:passingUnheard:)-(RecognitionStream,_)``).
+    public func hear(_ samples: [Int16], passingUnheard: Bool) async throws -> Turn? {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
         let grammar = await grammarToHear()
         let recognition = try await decoder.recognize(samples, grammar: grammar)
-        return try await respond(to: recognition, heardWith: grammar, samples: samples, decoder: decoder)
+        return try await respond(to: recognition, heardWith: grammar, samples: samples, decoder: decoder, passingUnheard: passingUnheard)
     }
 
     /// Starts hearing an utterance while it is spoken: feed its audio to
@@ -312,9 +320,21 @@ public actor Assistant {
     ///
     /// - Throws: ``RecognitionError`` when decoding fails.
     public func hear(_ stream: any RecognitionStream) async throws -> Turn {
+        // Never nil: only `passingUnheard` lets an utterance go unanswered.
+        try await hear(stream, passingUnheard: false)!
+    }
+
+    /// Answers the utterance `stream` heard, or, with `passingUnheard`,
+    /// returns nil when the recognizer heard no word of the grammar in it:
+    /// a clatter, a cough, or speech of nothing Hark knows. Nothing changes
+    /// then — a question stays asked, no misunderstanding is counted — so
+    /// a microphone that is always open (no wake phrase) answers only what
+    /// was said to it.
+    public func hear(_ stream: any RecognitionStream, passingUnheard: Bool) async throws -> Turn? {
         guard let decoder else { throw RecognitionError("this assistant has no recognizer") }
         let recognition = try await stream.finish()
-        return try await respond(to: recognition, heardWith: stream.grammar, samples: stream.samples, decoder: decoder)
+        return try await respond(to: recognition, heardWith: stream.grammar, samples: stream.samples, decoder: decoder,
+                                 passingUnheard: passingUnheard)
     }
 
     /// The grammar the next utterance is heard against (the question's,
@@ -326,12 +346,16 @@ public actor Assistant {
     }
 
     private func respond(to heard: Recognition, heardWith grammar: DecoderGrammar, samples: [Int16],
-                         decoder: any SpeechRecognizer) async throws -> Turn {
+                         decoder: any SpeechRecognizer, passingUnheard: Bool) async throws -> Turn? {
         var recognition = heard
         if grammar !== mainGrammar, !isAnswer(recognition.text) {
             // Not an answer: perhaps a new request, which only the main grammar can hear.
             let request = try await decoder.recognize(samples, grammar: mainGrammar)
             if self.request(in: request.text) != nil { recognition = request }
+        }
+        if passingUnheard, recognition.text.isEmpty {
+            logger.debug("no word of the grammar heard; passed", metadata: ["asr.audio_seconds": "\(recognition.audioSeconds)"])
+            return nil
         }
         logger.debug("recognised", metadata: [
             "asr.hypothesis": "\(recognition.text)", "asr.confidence": "\(recognition.confidence)",

@@ -4,7 +4,9 @@ import HarkRecognition
 
 /// One utterance heard in a live stream, and how quickly it was answered.
 public struct HeardUtterance: Sendable {
-    public var turn: Turn
+    /// The answer; nil when the loop passes unheard sound
+    /// (``LiveHearing/passesUnheard``) and no word of the grammar was heard.
+    public var turn: Turn?
     /// The utterance as the endpointer cut it (times in the stream).
     public var utterance: Utterance
     /// Ended by grammar-aware endpointing: the recognizer already had a
@@ -31,6 +33,11 @@ public struct HeardUtterance: Sendable {
 public final class LiveHearing {
     public let assistant: Assistant
     public let configuration: EndpointerConfiguration
+    /// Whether an utterance in which the recognizer heard no word of the
+    /// grammar (a clatter, a cough, talk of something else) goes unanswered,
+    /// its ``HeardUtterance/turn`` nil, instead of "Sorry, I didn't
+    /// understand that.": right for a microphone that is always open.
+    public let passesUnheard: Bool
     private var endpointer: Endpointer
     private var stream: (any RecognitionStream)?
     /// The stream's samples fed to the recognizer so far (a sample number of the stream).
@@ -38,9 +45,11 @@ public final class LiveHearing {
     /// Samples of 10 ms: the endpointer's frame.
     private static let piece = PCMAudio.recognitionRate / 100
 
-    public init(assistant: Assistant, configuration: EndpointerConfiguration = EndpointerConfiguration()) {
+    public init(assistant: Assistant, configuration: EndpointerConfiguration = EndpointerConfiguration(),
+                passingUnheard: Bool = false) {
         self.assistant = assistant
         self.configuration = configuration
+        passesUnheard = passingUnheard
         endpointer = Endpointer(configuration: configuration)
     }
 
@@ -118,12 +127,12 @@ public final class LiveHearing {
 
     private func answer(_ utterance: Utterance, endedEarly: Bool, endpointTime: Double,
                         arrived: ContinuousClock.Instant) async throws -> HeardUtterance {
-        let turn: Turn
+        let turn: Turn?
         if let stream {
             self.stream = nil
-            turn = try await assistant.hear(stream)
+            turn = try await assistant.hear(stream, passingUnheard: passesUnheard)
         } else {
-            turn = try await assistant.hear(utterance.samples)
+            turn = try await assistant.hear(utterance.samples, passingUnheard: passesUnheard)
         }
         let elapsed = ContinuousClock.now - arrived
         return HeardUtterance(turn: turn, utterance: utterance, endedEarly: endedEarly, endpointTime: endpointTime,

@@ -41,6 +41,10 @@ public struct VoiceSession: Sendable {
         case turn(Turn)
         /// Audio captured while Hark was speaking was dropped (seconds of it).
         case droppedWhileSpeaking(seconds: Double)
+        /// Without a wake phrase, an utterance in which no word of the
+        /// grammar was heard (a clatter, talk of something else) went
+        /// unanswered (its length in seconds).
+        case unheard(seconds: Double)
     }
 
     public let source: any AudioSource
@@ -117,7 +121,19 @@ public struct VoiceSession: Sendable {
         // Without a wake phrase every utterance is a request: it is heard
         // while it is spoken (``LiveHearing``). With one, the wake phrase is
         // spotted in the whole utterance first.
-        let live = handsFree ? nil : LiveHearing(assistant: assistant, configuration: configuration.endpointer)
+        // The microphone is always open then, so sound with no word of the
+        // grammar in it goes unanswered.
+        let live = handsFree ? nil : LiveHearing(assistant: assistant, configuration: configuration.endpointer, passingUnheard: true)
+
+        /// Shows and speaks what the live loop heard; true when Hark spoke.
+        func deliver(_ heard: HeardUtterance) async throws -> Bool {
+            guard let turn = heard.turn else {
+                try await onEvent(.unheard(seconds: heard.utterance.endTime - heard.utterance.startTime))
+                return false
+            }
+            return try await deliver(turn)
+        }
+
         for try await frame in source.frames() {
             if let until = deafUntil {
                 if clock.now < until {
@@ -131,7 +147,7 @@ public struct VoiceSession: Sendable {
                 }
             }
             if let live {
-                for heard in try await live.process(frame) where try await deliver(heard.turn) {
+                for heard in try await live.process(frame) where try await deliver(heard) {
                     // What the microphone heard while Hark spoke is not a request.
                     deafUntil = clock.now + configuration.echoTail
                     await live.reset()
@@ -147,7 +163,7 @@ public struct VoiceSession: Sendable {
             }
         }
         if let live {
-            for heard in try await live.finish() { _ = try await deliver(heard.turn) }
+            for heard in try await live.finish() { _ = try await deliver(heard) }
         }
         for utterance in endpointer.finish() { _ = try await answer(utterance) }
     }

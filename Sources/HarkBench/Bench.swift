@@ -533,7 +533,8 @@ public enum Bench {
             start = end
         }
         heard += try await live.finish()
-        guard let first = heard.first else {
+        // The loop answers every utterance (it passes no unheard sound), so the first has a turn.
+        guard let first = heard.first, let turn = first.turn else {
             var result = score(u, Turn(heard: "", confidence: 0, app: nil, intent: nil, slots: [:], speech: "", code: "notUnderstood",
                                        prompt: false, audioSeconds: 0, decodeSeconds: 0), latency: 0)
             result.streamed = UtteranceResult.Streamed(finalizeSeconds: 0, endOfSpeechSeconds: 0, endedEarly: false, utterances: 0)
@@ -542,16 +543,16 @@ public enum Bench {
         // The last word's end in the recognizer's alignment, unless the
         // endpointer heard the speech end sooner (pocketsphinx's frame
         // times can run late after a pause it dropped as silence).
-        let aligned = first.turn.words.last.map { first.utterance.startTime + $0.end } ?? .infinity
+        let aligned = turn.words.last.map { first.utterance.startTime + $0.end } ?? .infinity
         let speechEnd = min(aligned, first.utterance.speechEndTime)
         let endOfSpeech = max(0, first.endpointTime - speechEnd) + first.finalizeSeconds
         var answer: Double?
-        if let synthesizer = settings.synthesizer, !first.turn.speech.isEmpty {
+        if let synthesizer = settings.synthesizer, !turn.speech.isEmpty {
             let started = ContinuousClock.now
-            _ = try synthesizer.synthesize(first.turn.speech)
+            _ = try synthesizer.synthesize(turn.speech)
             answer = endOfSpeech + (ContinuousClock.now - started) / .seconds(1)
         }
-        var result = score(u, first.turn, latency: first.finalizeSeconds)
+        var result = score(u, turn, latency: first.finalizeSeconds)
         result.streamed = UtteranceResult.Streamed(finalizeSeconds: first.finalizeSeconds, endOfSpeechSeconds: endOfSpeech, answerSeconds: answer,
                                    endedEarly: first.endedEarly, utterances: heard.count)
         return result

@@ -82,6 +82,8 @@ extension HarkCommand {
                         if json { try Output.line(#"{"code":"awake","speech":"Yes?"}"#) } else { try Output.line("hark:   Yes?\n") }
                     case .ignored(let seconds):
                         FileHandle.standardError.write(Data(String(format: "hark: (%.1f s without \"%@\", ignored)\n", seconds, wake).utf8))
+                    case .unheard(let seconds):
+                        FileHandle.standardError.write(Data(String(format: "hark: (%.1f s with no words Hark knows, not answered)\n", seconds).utf8))
                     case .droppedWhileSpeaking(let seconds):
                         FileHandle.standardError.write(Data(String(format: "hark: (%.1f s heard while speaking, dropped)\n", seconds).utf8))
                     }

@@ -208,6 +208,29 @@ struct AppsPlugInTests {
         #expect(turns.allSatisfy { $0.intent == "INSendMessageIntent" })
         #expect(all.contains { if case .droppedWhileSpeaking(let seconds) = $0 { return seconds > 4 } else { return false } })
     }
+
+    @Test("with no wake phrase, a clatter after a request is reported as unheard, not answered")
+    func clatterUnheard() async throws {
+        let data = try temporaryDirectory()
+        let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: data, decoder: sharedDecoder,
+                                                 configuration: patient)
+        let speech = try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path)
+        let silence = [Int16](repeating: 0, count: 16_000)
+        var state: UInt32 = 11
+        let clatter = (0..<6_400).map { _ -> Int16 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int16(truncatingIfNeeded: Int32(state >> 16) - 32_768) / 6
+        }
+        let source = ScriptedSource { emit in emit(speech + silence + clatter + silence) }
+        let session = VoiceSession(source: source, assistant: assistant, recognizer: sharedDecoder,
+                                   synthesizer: nil, sink: nil, configuration: VoiceSession.Configuration())
+        let events = EventLog()
+        try await session.run { await events.append($0) }
+        let all = await events.events
+        let turns = all.compactMap { if case .turn(let turn) = $0 { return turn } else { return nil } }
+        #expect(turns.map(\.intent) == ["INSendMessageIntent"], "\(turns.map(\.speech))")
+        #expect(all.contains { if case .unheard(let seconds) = $0 { return seconds > 0.3 && seconds < 1.5 } else { return false } }, "\(all)")
+    }
 }
 
 /// Frames from a script that decides when to emit them.
