@@ -134,8 +134,7 @@ public final class LiveHearing {
         } else {
             turn = try await assistant.hear(utterance.samples, passingUnheard: passesUnheard)
         }
-        let elapsed = ContinuousClock.now - arrived
         return HeardUtterance(turn: turn, utterance: utterance, endedEarly: endedEarly, endpointTime: endpointTime,
-                              finalizeSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                              finalizeSeconds: arrived.secondsElapsed)
     }
 }

@@ -77,12 +77,15 @@ public struct TextParser: Sendable {
         }
         wordArcs = byWord
         anyWordArcs = anyWord
+        freeTextStates = Set(anyWord.keys)
     }
 
     /// Word → state → the indices of that state's arcs reading the word.
     private let wordArcs: [String: [Int: [Int]]]
     /// State → the indices of its free-text arcs.
     private let anyWordArcs: [Int: [Int]]
+    /// The states with free-text arcs: every word moves them on.
+    private let freeTextStates: Set<Int>
 
     /// The states a sentence may start in (the start state's closure: 2,535
     /// of the sample apps' 16,617 states), worked out once instead of for
@@ -164,10 +167,10 @@ public struct TextParser: Sendable {
         // visited in increasing order, each state's arcs in their order, as
         // a walk over every state and arc would, so ties break the same way.
         let visited: [Int]
-        if filler || reading.count + anyWordArcs.count >= frontier.order.count {
+        if filler || reading.count + freeTextStates.count >= frontier.order.count {
             visited = frontier.order
         } else {
-            visited = Set(reading.keys).union(anyWordArcs.keys).filter { frontier.states[$0] != nil }.sorted()
+            visited = freeTextStates.union(reading.keys).filter { frontier.states[$0] != nil }.sorted()
         }
         for state in visited {
             guard let hyp = frontier.states[state] else { continue }

@@ -123,8 +123,9 @@ public protocol RecognitionStream: AnyObject, Sendable {
 }
 
 extension ContinuousClock.Instant {
-    /// Wall-clock seconds from this instant to now (a recognition's `decodeSeconds`).
-    var secondsElapsed: Double {
+    /// Wall-clock seconds from this instant to now (a recognition's
+    /// `decodeSeconds`, the live loop's `finalizeSeconds`).
+    public var secondsElapsed: Double {
         let elapsed = ContinuousClock.now - self
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
