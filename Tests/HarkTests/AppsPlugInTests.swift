@@ -179,12 +179,17 @@ struct AppsPlugInTests {
         #expect(result.err.contains("Info.plist: HarkIntents.orderDrink.Parameters[2].Name: 'temperature' is not a slot of intent orderDrink"))
     }
 
+    /// The sample apps with a fresh data folder, and a fixture sending Bobo a message on MonkeyChat.
+    private func messageToMonkeyChat() throws -> (Assistant, [Int16]) {
+        let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: try temporaryDirectory(),
+                                                 decoder: sharedDecoder, configuration: patient)
+        let speech = try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path)
+        return (assistant, speech)
+    }
+
     @Test("while Hark speaks, what the microphone hears is dropped; after the echo tail, speech is heard again")
     func notHearingItself() async throws {
-        let data = try temporaryDirectory()
-        let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: data, decoder: sharedDecoder,
-                                                 configuration: patient)
-        let speech = try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path)
+        let (assistant, speech) = try messageToMonkeyChat()
         let silence = [Int16](repeating: 0, count: 16_000)
         let playing = Gate(), played = Gate()
         let source = ScriptedSource { emit in
@@ -211,17 +216,10 @@ struct AppsPlugInTests {
 
     @Test("with no wake phrase, a clatter after a request is reported as unheard, not answered")
     func clatterUnheard() async throws {
-        let data = try temporaryDirectory()
-        let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, dataDirectory: data, decoder: sharedDecoder,
-                                                 configuration: patient)
-        let speech = try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path)
+        let (assistant, speech) = try messageToMonkeyChat()
         let silence = [Int16](repeating: 0, count: 16_000)
-        var state: UInt32 = 11
-        let clatter = (0..<6_400).map { _ -> Int16 in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int16(truncatingIfNeeded: Int32(state >> 16) - 32_768) / 6
-        }
-        let source = ScriptedSource { emit in emit(speech + silence + clatter + silence) }
+        let noise = clatter(seed: 11)
+        let source = ScriptedSource { emit in emit(speech + silence + noise + silence) }
         let session = VoiceSession(source: source, assistant: assistant, recognizer: sharedDecoder,
                                    synthesizer: nil, sink: nil, configuration: VoiceSession.Configuration())
         let events = EventLog()

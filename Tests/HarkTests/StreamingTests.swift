@@ -97,13 +97,7 @@ struct StreamingTests {
     @Test("an always-open microphone leaves a clatter unanswered, and the question asked before it stays asked")
     func clatterPasses() async throws {
         let request = try spoken("send a message to bobo on monkeychat", "asks")
-        // 0.4 s of loud white noise, as loud as the speech: a pan dropped.
-        var state: UInt32 = 7
-        let clatter = (0..<6_400).map { _ -> Int16 in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int16(truncatingIfNeeded: Int32(state >> 16) - 32_768) / 6
-        }
-        let audio = silence(0.5) + request + silence(1.2) + clatter + silence(1.2)
+        let audio = silence(0.5) + request + silence(1.2) + clatter(seed: 7) + silence(1.2)
 
         let open = try makeStreamingAssistant()
         let heard = try await hearLive(audio, LiveHearing(assistant: open, passingUnheard: true))

@@ -29,6 +29,16 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
     return url
 }
 
+/// 0.4 s of loud white noise at 16 kHz, about as loud as speech: a pan
+/// dropped. The same `seed` gives the same samples.
+func clatter(seed: UInt32) -> [Int16] {
+    var state = seed
+    return (0..<6_400).map { _ -> Int16 in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Int16(truncatingIfNeeded: Int32(state >> 16) - 32_768) / 6
+    }
+}
+
 /// One line of `audio-fixtures/manifest.jsonl`.
 struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
     var audio: String
