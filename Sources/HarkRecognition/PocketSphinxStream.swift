@@ -30,6 +30,47 @@ extension PocketSphinxDecoder {
         var dictation: UnsafeSendable<OpaquePointer>?
         /// The confidence's allphone pass (the model has a phone n-gram model).
         var phones: UnsafeSendable<OpaquePointer>?
+        /// Every pass's running cepstral mean as it was before the stream.
+        var means: [RunningMean] = []
+    }
+
+    /// A decoder's running cepstral mean (sphinxbase's live CMN), saved so
+    /// that it can be put back.
+    ///
+    /// A streamed utterance moves the mean it normalises the next one by
+    /// (`ps_end_utt` folds the utterance's frames in). That is right for
+    /// speech from the same room and microphone, but a clatter, a cough or
+    /// a door heard as an utterance moves it towards the noise, and the next
+    /// request can then go unheard: an utterance in which no word was heard
+    /// (or a stream cancelled, such as a click too short to be an
+    /// utterance, or the room while Hark spoke) leaves the mean as it was.
+    struct RunningMean: @unchecked Sendable {
+        let decoder: OpaquePointer
+        let mean: [Float]
+        let sum: [Float]
+        let frames: Int32
+
+        init?(of decoder: OpaquePointer) {
+            guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
+                  let mean = cmn.pointee.cmn_mean, let sum = cmn.pointee.sum else { return nil }
+            let length = Int(cmn.pointee.veclen)
+            self.decoder = decoder
+            self.mean = Array(UnsafeBufferPointer(start: mean, count: length))
+            self.sum = Array(UnsafeBufferPointer(start: sum, count: length))
+            frames = cmn.pointee.nframe
+        }
+
+        /// Puts the mean back (the decoder's utterance must have ended).
+        func restore() {
+            guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
+                  let mean = cmn.pointee.cmn_mean, let sum = cmn.pointee.sum,
+                  Int(cmn.pointee.veclen) == self.mean.count else { return }
+            for i in self.mean.indices {
+                mean[i] = self.mean[i]
+                sum[i] = self.sum[i]
+            }
+            cmn.pointee.nframe = frames
+        }
     }
 
     /// Takes the decoder for a stream: builds the grammar's search and
@@ -43,8 +84,10 @@ extension PocketSphinxDecoder {
             if grammar.graph.hasFreeText, let dictation = state!.dictation { side.dictation = UnsafeSendable(dictation) }
             if let phones = try phoneDecoder(&state!) { side.phones = UnsafeSendable(phones) }
             var started: [OpaquePointer] = []
+            let decoders = [state!.decoder, side.dictation?.value, side.phones?.value].compactMap { $0 }
+            side.means = decoders.compactMap { RunningMean(of: $0) }
             do {
-                for decoder in [state!.decoder, side.dictation?.value, side.phones?.value].compactMap({ $0 }) {
+                for decoder in decoders {
                     try Self.startUtterance(decoder)
                     started.append(decoder)
                 }
@@ -123,8 +166,14 @@ extension PocketSphinxDecoder {
         return try state.withLock { (state: inout State?) throws -> Recognition in
             guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
             state!.streaming = false
-            let pass = try Self.endUtterance(decoder)
-            return try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
+            let pass: (segments: [Segment], confidence: Double)
+            do { pass = try Self.endUtterance(decoder) } catch {
+                for mean in side.means { mean.restore() }
+                throw error
+            }
+            let heard = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
+            if heard.text.isEmpty { for mean in side.means { mean.restore() } }
+            return heard
         }
     }
 
@@ -134,6 +183,7 @@ extension PocketSphinxDecoder {
             guard let decoder = state?.decoder, state!.streaming else { return }
             _ = ps_end_utt(decoder)
             for other in [side.dictation, side.phones].compactMap({ $0 }) { _ = ps_end_utt(other.value) }
+            for mean in side.means { mean.restore() }
             state!.streaming = false
         }
     }

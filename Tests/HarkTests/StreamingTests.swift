@@ -119,6 +119,28 @@ struct StreamingTests {
         #expect(all[1].turn?.speech.hasPrefix("Sorry, I didn't get that.") == true, "\(all[1].turn?.speech ?? "")")
     }
 
+    @Test("a clatter in which nothing was heard leaves the stream's running cepstral mean as it was: the request after it is read exactly as on a fresh decoder")
+    func unheardKeepsRunningMean() async throws {
+        let request = silence(0.5) + (try spoken("send a message to bobo on monkeychat", "after-clatter")) + silence(1.2)
+        let fresh = try await hearLive(request, LiveHearing(assistant: makeAssistant(decoder: try PocketSphinxDecoder(model: AcousticModel())),
+                                                             passingUnheard: true))
+        try #require(fresh.count == 1)
+        #expect(fresh[0].turn?.prompt == true, "\(fresh[0].turn?.heard ?? "(passed)")")
+
+        let decoder = try PocketSphinxDecoder(model: AcousticModel())
+        let clattered = try await hearLive(silence(0.5) + clatter(seed: 7) + silence(1.2),
+                                           LiveHearing(assistant: makeAssistant(decoder: decoder), passingUnheard: true))
+        try #require(!clattered.isEmpty)
+        #expect(clattered.allSatisfy { $0.turn == nil })
+        // Before, the clatter's frames moved the mean, and the same request
+        // read with other confidences (with a louder clatter, not at all).
+        let after = try await hearLive(request, LiveHearing(assistant: makeAssistant(decoder: decoder), passingUnheard: true))
+        try #require(after.count == 1)
+        #expect(after[0].turn?.heard == fresh[0].turn?.heard)
+        #expect(after[0].turn?.words == fresh[0].turn?.words)
+        #expect(after[0].turn?.confidence == fresh[0].turn?.confidence)
+    }
+
     @Test("while a stream holds the decoder, another caller waits for it instead of failing, and assistants are still made at once",
           .timeLimit(.minutes(2)))
     func streamHoldsDecoder() async throws {
