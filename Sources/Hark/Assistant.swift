@@ -475,6 +475,10 @@ public actor Assistant {
 
     /// While asking "Which app?": each candidate app and the request as it would take it.
     private var choosingApp: [String: Parse]?
+    /// While asking "Which app?": the free text of the request being routed,
+    /// so that once the app is chosen a value heard unsurely is still read
+    /// back (the answer's own words have no free text).
+    private var choosingAppFreeText: [(text: String, confidence: Double)] = []
 
     /// Answers that did not fit the question, in a row; at ``maximumMisunderstood`` Hark gives up.
     private var misunderstood = 0
@@ -559,6 +563,7 @@ public actor Assistant {
                 answerParser = TextParser(graph: graph)
                 answerGrammar = DecoderGrammar(graph: graph, dictation: dictation)
                 choosingApp = candidates
+                choosingAppFreeText = freeTextHeard
             } catch {
                 logger.error("app choice grammar failed to compile", metadata: ["error": "\(error)"])
             }
@@ -583,7 +588,10 @@ public actor Assistant {
                             code: "cancelled", prompt: false, audioSeconds: 0, decodeSeconds: 0)
             }
             if let app = AnswerGrammar.chosenApp(from: parse, among: candidates.keys.sorted()), let request = candidates[app] {
+                let requestFreeText = choosingAppFreeText
                 dropConversation()
+                freeTextHeard = requestFreeText
+                defer { freeTextHeard = [] }
                 return await start(request, heard: text)
             }
         }
@@ -670,6 +678,7 @@ public actor Assistant {
     /// Forgets the conversation in progress and its question.
     private func dropConversation() {
         choosingApp = nil
+        choosingAppFreeText = []
         conversation = nil
         pendingQuestion = nil
         answerParser = nil

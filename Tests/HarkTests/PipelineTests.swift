@@ -82,6 +82,40 @@ struct PipelineTests {
         #expect(typed.code == "success", "\(typed.speech)")
     }
 
+    @Test("free text heard unsurely in a request that first asks \"Which app?\" is read back once the app is chosen")
+    func unsureFreeTextReadBackAfterWhichApp() async throws {
+        // flite's kal voice: "create a list called chores", the title heard
+        // wrongly ("toward") and unsurely; no app named, so Hark asks which.
+        let dir = try temporaryDirectory("which-app-read-back")
+        let raw = dir.appendingPathComponent("8k.wav").path, wav = dir.appendingPathComponent("request.wav").path
+        try run("/usr/bin/flite", ["-voice", "kal", "-t", "create a list called chores", "-o", raw])
+        try run("/usr/bin/sox", [raw, "-r", "16000", "-c", "1", "-b", "16", wav])
+        let assistant = try makeAssistant()
+        let asked = try await assistant.hear(try TurnAudio.read(path: wav))
+        try #require(asked.code == "whichApp", "heard '\(asked.heard)': \(asked.speech)")
+        let free = asked.words.filter(\.isFreeText)
+        try #require(!free.isEmpty && free.map(\.confidence).reduce(0, +) / Double(free.count) < Assistant.readBackBelow,
+                     "\(asked.words)")
+        let heard = free.map(\.word).joined(separator: " ")
+
+        // Before, the list was made at once under the misheard title.
+        let chosen = await assistant.read("TasksNotes")
+        #expect(chosen.app == "TasksNotes")
+        #expect(chosen.prompt)
+        #expect(chosen.speech.lowercased().hasSuffix("i heard: \(heard). is that right?"), "\(chosen.speech)")
+        let again = await assistant.read("no")
+        #expect(again.prompt, "\(again.speech)")
+        let made = await assistant.read("chores")
+        #expect(made.code == "success", "\(made.speech)")
+        #expect(made.slots["title"].map { $0.lowercased() } == "chores", "\(made.slots)")
+
+        // A typed request that asks which app goes straight on once it is chosen.
+        let typed = try makeAssistant(recognizer: false)
+        _ = await typed.read("create a list called chores")
+        let direct = await typed.read("TasksNotes")
+        #expect(direct.code == "success", "\(direct.speech)")
+    }
+
     @Test("free-text slots: mean word error rate stays under the measured floor")
     func dictationAccuracy() async throws {
         var rates: [Double] = []
