@@ -31,6 +31,11 @@ public actor Assistant {
 
     private var mainGraph: IntentGraph
     private var mainParser: TextParser
+    /// The free-text slots of each app's intents, and the installed apps'
+    /// spoken names: a reading whose free text holds an app's name is not
+    /// taken (see ``requestParses(of:)``).
+    private var freeTextSlots: [IntentKey: Set<String>] = [:]
+    private var spokenAppNames: [String: [[String]]] = [:]
     private var mainGrammar: DecoderGrammar
     private var conversation: Conversation?
     private var pendingQuestion: Question?
@@ -103,9 +108,48 @@ public actor Assistant {
         self.dictation = dictation
         mainGraph = graph
         mainParser = TextParser(graph: graph)
+        (freeTextSlots, spokenAppNames) = Self.freeTextSlots(of: catalog)
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(graph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }
+    }
+
+    /// Each app's intents' free-text slots, and the apps' spoken names.
+    static func freeTextSlots(of catalog: Catalog) -> ([IntentKey: Set<String>], [String: [[String]]]) {
+        var slots: [IntentKey: Set<String>] = [:]
+        for instance in catalog.grammarInstances() {
+            let text = Set(instance.grammar.slots.compactMap { $0.value == .text ? $0.key : nil })
+            guard !text.isEmpty else { continue }
+            for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
+                slots[IntentKey(app: instance.app, intent: intent.name), default: []].formUnion(text)
+            }
+        }
+        var names: [String: [[String]]] = [:]
+        for app in catalog.apps { names[app.name] = app.spokenNames.filter { !$0.isEmpty } }
+        return (slots, names)
+    }
+
+    /// The readings of `text` as a request, best first, without those whose
+    /// free text holds the name of the app addressed: free text takes any
+    /// words, so "tell Bobo on MonkeyChat" could be a message saying "on
+    /// monkey chat"; the app's name is the person addressing the app, never
+    /// the message, the note or the list's title. When the reading names no
+    /// app elsewhere, any installed app's name in its free text is taken as
+    /// the one addressed; another app named in free text that goes to a
+    /// named app stays ("remind me to open MonkeyChat in TasksNotes").
+    private func requestParses(of text: String) -> [Parse] {
+        mainParser.parse(text).filter { parse in
+            guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return true }
+            let names = parse.slotValues[Catalog.appSlot] == nil
+                ? spokenAppNames.values.flatMap { $0 } : spokenAppNames[parse.app] ?? []
+            return !parse.slots.contains { slot in
+                guard free.contains(slot.name) else { return false }
+                let words = slot.raw.split(separator: " ").map(String.init)
+                return names.contains { name in
+                    words.count >= name.count && (0...(words.count - name.count)).contains { Array(words[$0..<($0 + name.count)]) == name }
+                }
+            }
+        }
     }
 
     static func compile(_ catalog: Catalog) throws -> IntentGraph {
@@ -176,6 +220,7 @@ public actor Assistant {
     private func rebuildMainGrammar() throws {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
+        (freeTextSlots, spokenAppNames) = Self.freeTextSlots(of: catalog)
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(mainGraph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }
@@ -493,7 +538,7 @@ public actor Assistant {
 
     /// The request to an app `text` reads as (not help, not an answer), if any.
     private func request(in text: String) -> Parse? {
-        if case .app(let parse, _) = Self.route(mainParser.parse(text), defaultApp: catalog.defaultApp), parse.app != Help.app {
+        if case .app(let parse, _) = Self.route(requestParses(of: text), defaultApp: catalog.defaultApp), parse.app != Help.app {
             return parse
         }
         return nil
@@ -544,7 +589,7 @@ public actor Assistant {
         }
         refreshVocabulary()
         await refreshAppVocabulary()
-        let parses = mainParser.parse(text)
+        let parses = requestParses(of: text)
         let route = Self.route(parses, defaultApp: catalog.defaultApp)
         let best: Parse
         switch route {
@@ -812,7 +857,7 @@ extension Assistant {
     /// What a new typed request would lead to, without running any handler
     /// or changing the conversation: `hark bench --typed` scores this.
     public func reading(of text: String) -> TextReading {
-        switch Self.route(mainParser.parse(NumberWords.spellDigits(in: text)), defaultApp: catalog.defaultApp) {
+        switch Self.route(requestParses(of: NumberWords.spellDigits(in: text)), defaultApp: catalog.defaultApp) {
         case .notUnderstood: .notUnderstood
         case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
                                              slots: Self.parameters(from: parse.slots).mapValues(\.value))

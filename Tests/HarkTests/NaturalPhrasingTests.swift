@@ -127,6 +127,34 @@ struct NaturalPhrasingTests {
             == .understood(app: "TasksNotes", intent: "INCreateTaskListIntent", slots: ["title": "chores"]))
     }
 
+    @Test("a message asked for without its words is asked for, and the app's name is never the message")
+    func messageWithoutContent() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Before, the carrier's last word or the app's name was the message:
+        // "send Bobo a message" said "message", "message Bobo on MonkeyChat" said "on monkey chat".
+        for text in ["Send Bobo a message", "Send Bobo a message on MonkeyChat", "Text Bobo", "Message Bobo on MonkeyChat",
+                     "Write Bobo a quick note on MonkeyChat", "Send Bobo a MonkeyChat", "Drop Bobo a line", "Send Bobo a text"] {
+            #expect(await assistant.reading(of: text)
+                == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo"]), "\"\(text)\"")
+        }
+        let asked = await assistant.read("Send Bobo a message on MonkeyChat")
+        #expect(asked.prompt)
+        #expect(asked.speech.hasSuffix("What do you want to say to Bobo?"), "\(asked.speech)")
+        #expect(await assistant.read("please send more bananas").slots["content"] == "please send more bananas")
+
+        // Free text never holds the name of the app it goes to...
+        #expect(await assistant.reading(of: "Tell Bobo on MonkeyChat") == .notUnderstood)
+        #expect(await assistant.reading(of: "Remind me to open MonkeyChat") == .notUnderstood)
+        #expect(await assistant.reading(of: "Tell Bobo hello on MonkeyChat")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "hello"]))
+        // ...but another app, named inside a request to a named app, is just words.
+        guard case .understood(app: "TasksNotes", intent: "INAddTasksIntent", let slots) = await assistant.reading(of: "Remind me to open MonkeyChat in TasksNotes") else {
+            Issue.record("a reminder to open MonkeyChat was not made in TasksNotes")
+            return
+        }
+        #expect(slots["taskTitles"] == "open monkey chat")
+    }
+
     @Test("TypedBench scores a reading: values compared case-blind, out-of-domain answers and 'Which app?' are false actions")
     func scoring() {
         let request = TypedRequest(text: "x", app: "A", intent: "I", slots: ["n": "Bobo"])
