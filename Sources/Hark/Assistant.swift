@@ -129,6 +129,24 @@ public actor Assistant {
         return (slots, names)
     }
 
+    /// Typed `text` with an installed app's name written as one word in any
+    /// case ("monkeychat", "TASKSNOTES", "list-o-mat") in the words the
+    /// grammar has for it ("monkey chat"): only "MonkeyChat" split itself.
+    func splittingAppNames(_ text: String) -> String {
+        var spaced: [String: String] = [:]
+        for name in spokenAppNames.values.joined() where name.count > 1 {
+            spaced[name.joined()] = spaced[name.joined()] ?? name.joined(separator: " ")
+        }
+        guard !spaced.isEmpty else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            let letters = String(token.lowercased().filter { $0.isLetter || $0.isNumber })
+            guard let words = spaced[letters] else { return String(token) }
+            // Punctuation after the name stays ("monkeychat," → "monkey chat,").
+            let trailing = token.reversed().prefix { !$0.isLetter && !$0.isNumber }
+            return words + String(trailing.reversed())
+        }.joined(separator: " ")
+    }
+
     /// The readings of `text` as a request, best first, without those whose
     /// free text holds the name of the app addressed: free text takes any
     /// words, so "tell Bobo on MonkeyChat" could be a message saying "on
@@ -461,7 +479,7 @@ public actor Assistant {
     /// Reads one typed turn and answers it. Digits are read as words
     /// ("at 8 am" → "at eight am"), as a person would say them.
     public func read(_ text: String) async -> Turn {
-        var turn = await respond(to: NumberWords.spellDigits(in: text))
+        var turn = await respond(to: splittingAppNames(NumberWords.spellDigits(in: text)))
         turn.heard = text
         return turn
     }
@@ -857,7 +875,7 @@ extension Assistant {
     /// What a new typed request would lead to, without running any handler
     /// or changing the conversation: `hark bench --typed` scores this.
     public func reading(of text: String) -> TextReading {
-        switch Self.route(requestParses(of: NumberWords.spellDigits(in: text)), defaultApp: catalog.defaultApp) {
+        switch Self.route(requestParses(of: splittingAppNames(NumberWords.spellDigits(in: text))), defaultApp: catalog.defaultApp) {
         case .notUnderstood: .notUnderstood
         case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
                                              slots: Self.parameters(from: parse.slots).mapValues(\.value))

@@ -120,7 +120,7 @@ struct AppsPlugInTests {
           arguments: ["crash", "hang", "garbage"])
     func faults(_ mode: String) async throws {
         let data = try temporaryDirectory()
-        var builder = AssistantBuilder(appsDirectory: try Self.faultyApp(mode), modelsDirectory: Repo.models, dataDirectory: data,
+        let builder = AssistantBuilder(appsDirectory: try Self.faultyApp(mode), modelsDirectory: Repo.models, dataDirectory: data,
                                        configuration: EngineConfiguration(progressBudget: .milliseconds(400), timeout: .seconds(3)))
         let installed = try builder.start()
         try installed.authorizations().set(.authorized, for: "Barista")

@@ -407,7 +407,7 @@ struct BenchCommandTests {
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         let report = dir.appendingPathComponent("report")
         let err = dir.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let errHandle = try FileHandle(forWritingTo: err)
         defer { try? errHandle.close() }
         let process = Process()

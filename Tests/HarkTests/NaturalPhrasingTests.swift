@@ -155,6 +155,22 @@ struct NaturalPhrasingTests {
         #expect(slots["taskTitles"] == "open monkey chat")
     }
 
+    @Test("an app's name typed as one word, in any case, is the app's name")
+    func appNameTypedAsOneWord() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Before, "monkeychat" was one unknown word: free text, or nothing.
+        #expect(await assistant.reading(of: "message bobo on monkeychat")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo"]))
+        #expect(await assistant.reading(of: "monkeychat, bobo please send more bananas")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "please send more bananas"]))
+        #expect(await assistant.reading(of: "in listomat add apples to the grocery list")
+            == .understood(app: "ListOMat", intent: "INAddTasksIntent", slots: ["taskTitles": "apples", "targetTaskList": "Grocery"]))
+        _ = await assistant.read("create a list called chores")
+        let chosen = await assistant.read("TASKSNOTES")
+        #expect(chosen.app == "TasksNotes", "\(chosen.speech)")
+        #expect(chosen.heard == "TASKSNOTES")
+    }
+
     @Test("TypedBench scores a reading: values compared case-blind, out-of-domain answers and 'Which app?' are false actions")
     func scoring() {
         let request = TypedRequest(text: "x", app: "A", intent: "I", slots: ["n": "Bobo"])
