@@ -17,6 +17,9 @@ enum AnswerGrammar {
     /// "send it", "go ahead and send it", "book it".
     static let goAhead = "[go ahead and] (send | book | do | order | make | pay | start) [it | that | them] | send"
 
+    /// Ways of calling it off ("cancel that", "no, just stop", "scratch that").
+    static let cancelWords = "[no] [just] (cancel | stop) [it | that | this | the (message | request | order | ride | payment | note)] | never mind | forget it | forget about it | scratch that"
+
     static let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
     static let cardinals = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -32,7 +35,7 @@ enum AnswerGrammar {
                       common: [String: GrammarExpression] = [:]) throws -> IntentGraph {
         var file = GrammarFile(path: "<answer grammar>")
         file.lists = common
-        file.intents.append(intent(cancel, "cancel | stop | never mind | forget it | forget about it"))
+        file.intents.append(intent(cancel, cancelWords))
         func list(_ type: String) -> GrammarExpression {
             if let strings = vocabulary[type] { return Catalog.valueList(strings) }
             return common[type] ?? .alternatives([])
@@ -48,7 +51,7 @@ enum AnswerGrammar {
             }
         case .confirmIntent:
             file.intents.append(intent(yes, "\(yesWords) [\(yesWords)] [please] [\(goAhead)] [please] | \(goAhead) [please]"))
-            file.intents.append(intent(no, "\(noWords) [thanks | thank you | don't (do | send | book) it | wait] | don't (do | send | book) it | wait | hold on | not now"))
+            file.intents.append(intent(no, "[wait | oh | hmm] \(noWords) [thanks | thank you | don't (do | send | book) it | wait | not yet] | don't (do | send | book) it | wait | hold on | not now | not yet"))
             // At a read-back: say the message again.
             file.intents.append(intent(change, "[no] [\(noWords)] [let me | i want to | i'd like to | can i] (change | edit | fix | rewrite | redo | reword) (it | that | the message | the text | the note | what it says) | [no] (something else | say something else | different message)"))
         case .choice(_, let options):
@@ -104,7 +107,7 @@ enum AnswerGrammar {
     /// asked ("the second one"), or "cancel".
     static func appChoice(_ apps: [InstalledApp]) throws -> IntentGraph {
         var file = GrammarFile(path: "<app choice>")
-        file.intents.append(intent(cancel, "cancel | stop | never mind | forget it | neither | none of them"))
+        file.intents.append(intent(cancel, "\(cancelWords) | neither | none of them"))
         file.lists["answer"] = .alternatives(apps.flatMap { app in
             app.spokenNames.map { GrammarExpression.value(spoken: .sequence($0.map(GrammarExpression.word)), canonical: app.name) }
         })

@@ -11,6 +11,8 @@ struct RepairTests {
         ("yeah sure", "success"), ("yes please book it", "success"), ("go ahead", "success"), ("book it", "success"),
         ("absolutely", "success"), ("nah", "cancelled"), ("nope", "cancelled"), ("no thanks", "cancelled"),
         ("don't book it", "cancelled"), ("hold on", "cancelled"),
+        // Before, these four were "Sorry, I didn't get that."
+        ("cancel that", "cancelled"), ("wait no", "cancelled"), ("not yet", "cancelled"), ("scratch that", "cancelled"),
     ])
     func yesNo(_ answer: String, _ code: String) async throws {
         let assistant = try makeAssistant(recognizer: false)
