@@ -171,6 +171,20 @@ struct NaturalPhrasingTests {
         #expect(chosen.heard == "TASKSNOTES")
     }
 
+    @Test("a verb that says the task is done sets its status: no \"Done or not done?\"")
+    func verbIsTheStatus() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        for (task, done) in [("buy milk", "tick off buy milk in TasksNotes"), ("call mom", "cross call mom off my reminders list in TasksNotes"),
+                             ("water the plants", "in TasksNotes I finished water the plants")] {
+            #expect(await assistant.read("remind me to \(task) in TasksNotes").code == "success")
+            let marked = await assistant.read(done)
+            #expect(marked.code == "success", "\(done): \(marked.speech)")
+            #expect(marked.slots["status"] == "completed", "\(done): \(marked.slots)")
+        }
+        // "Done" or "not done" said as such still reads as before.
+        #expect(await assistant.read("mark buy milk as not done in TasksNotes").slots["status"] == "notCompleted")
+    }
+
     @Test("TypedBench scores a reading: values compared case-blind, out-of-domain answers and 'Which app?' are false actions")
     func scoring() {
         let request = TypedRequest(text: "x", app: "A", intent: "I", slots: ["n": "Bobo"])
