@@ -163,9 +163,7 @@ public actor Assistant {
             return !parse.slots.contains { slot in
                 guard free.contains(slot.name) else { return false }
                 let words = slot.raw.split(separator: " ").map(String.init)
-                return names.contains { name in
-                    words.count >= name.count && (0...(words.count - name.count)).contains { Array(words[$0..<($0 + name.count)]) == name }
-                }
+                return names.contains { words.containsRun($0) }
             }
         }
     }

@@ -95,7 +95,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let info: [String: Any] = ["CFBundleName": "Fuzz", "IntentsSupported": ["INSendMessageIntent"],
                                        "INAlternativeAppNames": [["INAlternativeAppName": "Fuzzy", "INAlternativeAppNamePronunciationHint": "fuzz ee"]]]
             let data = try? PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
-            FileManager.default.createFile(atPath: folder + "/Info.plist", contents: data)
+            _ = FileManager.default.createFile(atPath: folder + "/Info.plist", contents: data)
         }
         write(bytes, to: folder + "/en.lproj/InfoPlist.strings")
         return folder

@@ -43,9 +43,7 @@ public final class DecoderGrammar: Sendable {
     /// Whether `words` (the grammar words heard, in order) contain one of
     /// ``appNames`` word for word.
     public func namesApp(_ words: [String]) -> Bool {
-        appNames.contains { name in
-            words.count >= name.count && (0...(words.count - name.count)).contains { Array(words[$0..<($0 + name.count)]) == name }
-        }
+        appNames.contains { words.containsRun($0) }
     }
 
     /// The same for grammars the decoder searches the same way: a new

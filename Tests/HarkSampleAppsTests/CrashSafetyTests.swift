@@ -20,7 +20,7 @@ struct CrashSafetyTests {
     /// finish); returns the acknowledged numbers it printed.
     func run(_ data: URL, from: Int, count: Int, killAfter delay: Duration?) throws -> [Int] {
         let out = data.deletingLastPathComponent().appendingPathComponent("acks-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: out.path, contents: nil))
         let handle = try FileHandle(forWritingTo: out)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.stress)

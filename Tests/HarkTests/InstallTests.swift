@@ -10,7 +10,7 @@ struct InstallTests {
         let prefix = try temporaryDirectory("prefix")
         let executable = prefix.appendingPathComponent("bin/hark").path
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: executable, contents: Data())
+        try #require(FileManager.default.createFile(atPath: executable, contents: Data()))
         let checkout = Repo.root.path
         // Nothing installed: the checkout's ./models.
         #expect(Resources.modelsDirectory(environment: [:], executable: executable, currentDirectory: checkout) == checkout + "/models")

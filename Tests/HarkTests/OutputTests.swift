@@ -101,7 +101,7 @@ struct OutputTests {
         close(ends[0])
         let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         let errors = try temporaryDirectory("stderr").appendingPathComponent("err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
         let errorHandle = try FileHandle(forWritingTo: errors)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

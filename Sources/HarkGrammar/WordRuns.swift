@@ -1,0 +1,9 @@
+extension Array where Element: Equatable {
+    /// Whether `run` stands in this array as consecutive elements
+    /// (["tell", "monkey", "chat"] contains ["monkey", "chat"]); an empty
+    /// run is never contained.
+    package func containsRun(_ run: [Element]) -> Bool {
+        guard !run.isEmpty, count >= run.count else { return false }
+        return (0...(count - run.count)).contains { self[$0..<($0 + run.count)].elementsEqual(run) }
+    }
+}
