@@ -108,14 +108,14 @@ public actor Assistant {
         self.dictation = dictation
         mainGraph = graph
         mainParser = TextParser(graph: graph)
-        (freeTextSlots, spokenAppNames) = Self.freeTextSlots(of: catalog)
+        (freeTextSlots, spokenAppNames) = Self.freeTextSlotsAndAppNames(of: catalog)
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(graph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
     /// Each app's intents' free-text slots, and the apps' spoken names.
-    static func freeTextSlots(of catalog: Catalog) -> ([IntentKey: Set<String>], [String: [[String]]]) {
+    static func freeTextSlotsAndAppNames(of catalog: Catalog) -> ([IntentKey: Set<String>], [String: [[String]]]) {
         var slots: [IntentKey: Set<String>] = [:]
         for instance in catalog.grammarInstances() {
             let text = Set(instance.grammar.slots.compactMap { $0.value == .text ? $0.key : nil })
@@ -131,7 +131,8 @@ public actor Assistant {
 
     /// Typed `text` with an installed app's name written as one word in any
     /// case ("monkeychat", "TASKSNOTES", "list-o-mat") in the words the
-    /// grammar has for it ("monkey chat"): only "MonkeyChat" split itself.
+    /// grammar has for it ("monkey chat"); "MonkeyChat" in camel case was
+    /// already split by the tokenizer.
     func splittingAppNames(_ text: String) -> String {
         var spaced: [String: String] = [:]
         for name in spokenAppNames.values.joined() where name.count > 1 {
@@ -236,7 +237,7 @@ public actor Assistant {
     private func rebuildMainGrammar() throws {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
-        (freeTextSlots, spokenAppNames) = Self.freeTextSlots(of: catalog)
+        (freeTextSlots, spokenAppNames) = Self.freeTextSlotsAndAppNames(of: catalog)
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(mainGraph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }

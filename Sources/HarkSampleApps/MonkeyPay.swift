@@ -198,7 +198,7 @@ public enum MonkeyPay {
                 ? "MECARD:N:MonkeyPay user;URL:monkeypay://contact/me;;"
                 : "monkeypay://pay?to=me&type=\(type.rawValue)"
             let code = try QRCode(payload)
-            let folder = await store.container.url.appendingPathComponent("codes", isDirectory: true)
+            let folder = store.container.url.appendingPathComponent("codes", isDirectory: true)
             try DataFolder.create(folder)
             let path = folder.appendingPathComponent("\(type.rawValue).png").path
             try code.writePNG(to: path)

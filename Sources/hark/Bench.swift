@@ -135,7 +135,7 @@ extension HarkCommand {
                     decoderOptions: options.decoderArguments, rejection: options.rejection,
                     denoise: options.denoise.rawValue, denoiseActive: options.denoise.enabled,
                     noise: noise, seed: seed, snrs: mixer == nil ? [] : snrs!, jobs: jobs, baseline: baseline?.rawValue)
-                let live = try streaming ? Bench.StreamingSettings(
+                let live = streaming ? Bench.StreamingSettings(
                     endpointer: endpointing.configuration, synthesizer: try ESpeakSynthesizer()) : nil
                 let recorder = BenchRecorder()
                 let terminal = isatty(STDERR_FILENO) == 1

@@ -194,7 +194,7 @@ final class AssistantBackend: WyomingBackend {
     }
 
     func handle(_ text: String, conversation: String, site: String) async throws -> WyomingReply {
-        var turn = await try conversations.assistant(conversation).read(text)
+        var turn = try await conversations.assistant(conversation).read(text)
         return finish(&turn, site: site)
     }
 
