@@ -31,11 +31,12 @@ public actor Assistant {
 
     private var mainGraph: IntentGraph
     private var mainParser: TextParser
-    /// The free-text slots of each app's intents, and the installed apps'
-    /// spoken names: a reading whose free text holds an app's name is not
-    /// taken (see ``requestParses(of:)``).
-    private var freeTextSlots: [IntentKey: Set<String>] = [:]
-    private var spokenAppNames: [String: [[String]]] = [:]
+    /// The free-text slots of each app's intents: a reading whose free text
+    /// holds an app's name is not taken (see ``requestParses(of:)``). Fixed
+    /// for the assistant's life, like the installed apps and their names (a
+    /// grammar rebuild only changes vocabulary).
+    private let freeTextSlots: [IntentKey: Set<String>]
+    private let appNames: AppNames
     private var mainGrammar: DecoderGrammar
     private var conversation: Conversation?
     private var pendingQuestion: Question?
@@ -101,32 +102,52 @@ public actor Assistant {
         self.configuration = configuration
         self.authorizations = authorizations
         policy.locked = locked
-        let graph = try Self.compile(catalog)
+        let instances = catalog.grammarInstances()
+        let graph = try Self.compile(instances, apps: catalog.apps)
+        freeTextSlots = Self.freeTextSlots(of: instances)
+        appNames = AppNames(catalog.apps)
         // Free text may use the apps' own words too ("bananas").
         var dictation = dictation
         dictation.add(graph.vocabulary)
         self.dictation = dictation
         mainGraph = graph
         mainParser = TextParser(graph: graph)
-        (freeTextSlots, spokenAppNames) = Self.freeTextSlotsAndAppNames(of: catalog)
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(graph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
-    /// Each app's intents' free-text slots, and the apps' spoken names.
-    static func freeTextSlotsAndAppNames(of catalog: Catalog) -> ([IntentKey: Set<String>], [String: [[String]]]) {
+    /// Each app's intents' free-text slots.
+    static func freeTextSlots(of instances: [GrammarInstance]) -> [IntentKey: Set<String>] {
         var slots: [IntentKey: Set<String>] = [:]
-        for instance in catalog.grammarInstances() {
+        for instance in instances {
             let text = Set(instance.grammar.slots.compactMap { $0.value == .text ? $0.key : nil })
             guard !text.isEmpty else { continue }
             for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
                 slots[IntentKey(app: instance.app, intent: intent.name), default: []].formUnion(text)
             }
         }
-        var names: [String: [[String]]] = [:]
-        for app in catalog.apps { names[app.name] = app.spokenNames.filter { !$0.isEmpty } }
-        return (slots, names)
+        return slots
+    }
+
+    /// The installed apps' spoken names, by app, and each name of more than
+    /// one word as typed in one ("monkeychat" → "monkey chat").
+    struct AppNames: Sendable {
+        let spoken: [String: [[String]]]
+        let oneWord: [String: String]
+
+        init(_ apps: [InstalledApp]) {
+            var spoken: [String: [[String]]] = [:]
+            var oneWord: [String: String] = [:]
+            for app in apps {
+                spoken[app.name] = app.spokenNames.filter { !$0.isEmpty }
+                for name in app.spokenNames where name.count > 1 && oneWord[name.joined()] == nil {
+                    oneWord[name.joined()] = name.joined(separator: " ")
+                }
+            }
+            self.spoken = spoken
+            self.oneWord = oneWord
+        }
     }
 
     /// Typed `text` with an installed app's name written as one word in any
@@ -134,10 +155,7 @@ public actor Assistant {
     /// grammar has for it ("monkey chat"); "MonkeyChat" in camel case was
     /// already split by the tokenizer.
     func splittingAppNames(_ text: String) -> String {
-        var spaced: [String: String] = [:]
-        for name in spokenAppNames.values.joined() where name.count > 1 {
-            spaced[name.joined()] = spaced[name.joined()] ?? name.joined(separator: " ")
-        }
+        let spaced = appNames.oneWord
         guard !spaced.isEmpty else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
             let letters = String(token.lowercased().filter { $0.isLetter || $0.isNumber })
@@ -160,7 +178,7 @@ public actor Assistant {
         mainParser.parse(text).filter { parse in
             guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return true }
             let names = parse.slotValues[Catalog.appSlot] == nil
-                ? spokenAppNames.values.flatMap { $0 } : spokenAppNames[parse.app] ?? []
+                ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
             return !parse.slots.contains { slot in
                 guard free.contains(slot.name) else { return false }
                 let words = slot.raw.split(separator: " ").map(String.init)
@@ -170,7 +188,12 @@ public actor Assistant {
     }
 
     static func compile(_ catalog: Catalog) throws -> IntentGraph {
-        try GrammarCompiler.compile(catalog.grammarInstances() + [Help.instance(apps: catalog.apps)])
+        try compile(catalog.grammarInstances(), apps: catalog.apps)
+    }
+
+    /// The graph of `instances` (the catalog's) and help for `apps`.
+    static func compile(_ instances: [GrammarInstance], apps: [InstalledApp]) throws -> IntentGraph {
+        try GrammarCompiler.compile(instances + [Help.instance(apps: apps)])
     }
 
     /// The number of states of the intent graph the recognizer searches.
@@ -237,7 +260,6 @@ public actor Assistant {
     private func rebuildMainGrammar() throws {
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
-        (freeTextSlots, spokenAppNames) = Self.freeTextSlotsAndAppNames(of: catalog)
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(mainGraph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }

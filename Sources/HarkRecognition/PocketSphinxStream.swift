@@ -32,6 +32,11 @@ extension PocketSphinxDecoder {
         var phones: UnsafeSendable<OpaquePointer>?
         /// Every pass's running cepstral mean as it was before the stream.
         var means: [RunningMean] = []
+
+        /// Puts every pass's running mean back (their utterances must have ended).
+        func restoreRunningMeans() {
+            for mean in means { mean.restore() }
+        }
     }
 
     /// A decoder's running cepstral mean (sphinxbase's live CMN), saved so
@@ -166,13 +171,16 @@ extension PocketSphinxDecoder {
         return try state.withLock { (state: inout State?) throws -> Recognition in
             guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
             state!.streaming = false
-            let pass: (segments: [Segment], confidence: Double)
-            do { pass = try Self.endUtterance(decoder) } catch {
-                for mean in side.means { mean.restore() }
+            // Nothing heard (or a failure, which hears nothing either) leaves the means as they were.
+            let heard: Recognition
+            do {
+                let pass = try Self.endUtterance(decoder)
+                heard = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
+            } catch {
+                side.restoreRunningMeans()
                 throw error
             }
-            let heard = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
-            if heard.text.isEmpty { for mean in side.means { mean.restore() } }
+            if heard.text.isEmpty { side.restoreRunningMeans() }
             return heard
         }
     }
@@ -183,7 +191,7 @@ extension PocketSphinxDecoder {
             guard let decoder = state?.decoder, state!.streaming else { return }
             _ = ps_end_utt(decoder)
             for other in [side.dictation, side.phones].compactMap({ $0 }) { _ = ps_end_utt(other.value) }
-            for mean in side.means { mean.restore() }
+            side.restoreRunningMeans()
             state!.streaming = false
         }
     }
