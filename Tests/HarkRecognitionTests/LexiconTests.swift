@@ -69,6 +69,68 @@ struct LexiconTests {
         #expect(pieces.map(\.word) == hint.split(separator: " ").map(String.init))
     }
 
+    @Test("every word of the model's dictionary reads back exactly as the file has it, variants in order")
+    func everyDictionaryWord() throws {
+        // The lexicon reads entries where they are in the file's bytes
+        // through a sorted index: check it against a plain reading of every line.
+        let text = try String(contentsOfFile: Model.directory + "/cmudict-en-us.dict", encoding: .utf8)
+        var expected: [String: [[String]]] = [:]
+        var order: [String] = []
+        for line in text.split(separator: "\n") where !line.hasPrefix(";") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard fields.count >= 2 else { continue }
+            var word = fields[0].lowercased()
+            if word.hasSuffix(")"), let open = word.lastIndex(of: "(") { word = String(word[..<open]) }
+            if expected[word] == nil { order.append(word) }
+            expected[word, default: []].append(Array(fields.dropFirst()))
+        }
+        #expect(expected.count > 120_000)
+        #expect(Model.lexicon.dictionaryWordCount == expected.count)
+        var wrong: [String] = []
+        for word in order where Model.lexicon.dictionaryPronunciations(of: word) != expected[word] { wrong.append(word) }
+        #expect(wrong.isEmpty, "\(wrong.count) words differ, e.g. \(wrong.prefix(5))")
+        #expect(Model.lexicon.dictionaryPronunciations(of: "") == nil)
+        #expect(Model.lexicon.dictionaryPronunciations(of: "zzzzzzzz") == nil)
+        #expect(Model.lexicon.dictionaryPronunciations(of: "AARDVARK") == expected["aardvark"])
+    }
+
+    @Test("a dictionary out of order, in capitals, with comments, variants apart and words not in ASCII reads as written")
+    func unsortedDictionary() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hark-lexicon-\(UUID().uuidString).dict").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = """
+        ;;; a comment
+        ZEBRA Z IY B R AH
+        abc(2) EY B IY S IY
+        b B IY
+        abc AE B K
+        abc's AE B K Z
+        Apple AE P AH L
+        apple(2) EY P AH L
+        \u{00C9}CLAIR EY K L EH R
+        lonely
+        (2) AH
+
+        """
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        var lexicon = try Lexicon(contentsOf: path)
+        lexicon.letterToSound = nil
+        #expect(lexicon.dictionaryPronunciations(of: "zebra") == [["Z", "IY", "B", "R", "AH"]])
+        #expect(lexicon.dictionaryPronunciations(of: "abc") == [["EY", "B", "IY", "S", "IY"], ["AE", "B", "K"]])
+        #expect(lexicon.dictionaryPronunciations(of: "abc's") == [["AE", "B", "K", "Z"]])
+        #expect(lexicon.dictionaryPronunciations(of: "Apple") == [["AE", "P", "AH", "L"], ["EY", "P", "AH", "L"]])
+        #expect(lexicon.dictionaryPronunciations(of: "\u{00E9}clair") == [["EY", "K", "L", "EH", "R"]])
+        #expect(lexicon.dictionaryPronunciations(of: "lonely") == nil)
+        #expect(lexicon.dictionaryWordCount == 6)
+        lexicon.add("abc", phones: ["EY", "B", "K"])
+        lexicon.add("abc", phones: ["AE", "B", "K"])  // already there: not twice
+        lexicon.add("new", phones: ["N", "UW"])
+        #expect(lexicon.dictionaryPronunciations(of: "abc") == [["EY", "B", "IY", "S", "IY"], ["AE", "B", "K"], ["EY", "B", "K"]])
+        #expect(lexicon.dictionaryPronunciations(of: "new") == [["N", "UW"]])
+        #expect(lexicon.dictionaryWordCount == 7)
+        #expect(lexicon.dictionaryText(for: ["abc", "b"]) == "abc EY B IY S IY\nabc(2) AE B K\nabc(3) EY B K\nb B IY\n")
+    }
+
     @Test("without letter-to-sound, unknown words and hints have no pronunciation")
     func noLetterToSound() {
         let lexicon = Lexicon(entries: ["list": [["L", "IH", "S", "T"]]])
