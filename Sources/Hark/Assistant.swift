@@ -175,16 +175,52 @@ public actor Assistant {
     /// the one addressed; another app named in free text that goes to a
     /// named app stays ("remind me to open MonkeyChat in TasksNotes").
     private func requestParses(of text: String) -> [Parse] {
+        let whole = wholeRequestParses(of: text)
+        guard whole.isEmpty, text.contains(",") else { return whole }
+        // A typed request with a clause beside it that is no part of it: "So
+        // I'm late, get me a ride to work on MonkeyRide", "bring up my
+        // MonkeyPay code, I'm at the counter". The request alone is taken
+        // when it names its app: a bare command next to a remark is more
+        // likely the remark's than anyone's request.
+        let clauses = text.split(separator: ",", omittingEmptySubsequences: true)
+        guard clauses.count > 1 else { return whole }
+        for cut in 1..<clauses.count {
+            for part in [clauses[cut...].joined(separator: ","), clauses[..<cut].joined(separator: ",")] {
+                let parses = wholeRequestParses(of: part).filter { $0.slotValues[Catalog.appSlot] != nil }
+                if !parses.isEmpty { return parses }
+            }
+        }
+        return whole
+    }
+
+    private func wholeRequestParses(of text: String) -> [Parse] {
         mainParser.parse(text).filter { parse in
             guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return true }
-            let names = parse.slotValues[Catalog.appSlot] == nil
-                ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
+            let namesNoApp = parse.slotValues[Catalog.appSlot] == nil
+            let names = namesNoApp ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
             return !parse.slots.contains { slot in
                 guard free.contains(slot.name) else { return false }
                 let words = slot.raw.split(separator: " ").map(String.init)
-                return names.contains { words.containsRun($0) }
+                return names.contains { words.containsRun($0) } || (namesNoApp && Self.opensWithAnotherApp(words))
             }
         }
+    }
+
+    /// Whether free text opens by naming where the words should go, then
+    /// saying them — "on MonkeyMail saying hello", "with Signal that I'm
+    /// outside": in a request that names no installed app, that names one
+    /// that is not installed, and it is not taken as a message to MonkeyChat
+    /// whose words are "on monkey mail saying hello".
+    static func opensWithAnotherApp(_ words: [String]) -> Bool {
+        guard words.count >= 3, ["on", "in", "via", "using", "through", "with", "over"].contains(words[0]) else { return false }
+        for carrier in 2...min(4, words.count - 1) {
+            let rest = words[carrier...]
+            if rest.first == "saying" || rest.starts(with: ["that", "says"]) || rest.starts(with: ["to", "say"])
+                || rest.starts(with: ["telling"]) || rest.starts(with: ["and", "say"]) {
+                return true
+            }
+        }
+        return false
     }
 
     static func compile(_ catalog: Catalog) throws -> IntentGraph {
@@ -270,7 +306,7 @@ public actor Assistant {
     /// app must be heard more surely).
     private static func mainGrammar(_ graph: IntentGraph, dictation: DictationVocabulary, catalog: Catalog) -> DecoderGrammar {
         DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
-                       appNames: catalog.apps.flatMap(\.spokenNames))
+                       appNames: catalog.apps.flatMap(\.spokenNames), appCount: catalog.apps.count)
     }
 
     /// Where an app's current user vocabulary comes from: what its data

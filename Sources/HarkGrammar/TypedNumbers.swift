@@ -22,7 +22,23 @@ enum TypedNumbers {
                 i += meridiem == nil ? 1 : 2
                 continue
             }
-            for word in SpokenForm.words(of: chunk) { units.append([[word]]) }
+            // A number run into its unit: "5k", "10km", "30min" read as "5 k".
+            if let split = core.firstIndex(where: { !($0.isASCII && $0.isNumber) }), split > core.startIndex,
+               core[split...].allSatisfy({ $0.isASCII && $0.isLetter }),
+               let number = spokenWords(of: String(core[..<split]), meridiem: nil) {
+                let unit = SpokenForm.words(of: String(core[split...]))
+                units.append([[core.lowercased()], number + unit, [String(core[..<split])] + unit])
+                i += 1
+                continue
+            }
+            for word in SpokenForm.words(of: chunk) {
+                // "Bobo's": the word, or the name and the possessive the grammar spells apart ("{sender}'s").
+                if word.hasSuffix("'s"), word.count > 2 {
+                    units.append([[word], [String(word.dropLast(2)), "'s"]])
+                } else {
+                    units.append([[word]])
+                }
+            }
             i += 1
         }
         return units
