@@ -24,9 +24,14 @@ public final class DecoderGrammar: Sendable {
     /// more surely (``DecoderOptions/minimumFreeTextConfidence``).
     public let appNames: [[String]]
 
+    /// How many apps ``appNames`` name: among several, a request that names
+    /// none must be heard more surely (``DecoderOptions/minimumUnnamedConfidence``).
+    public let appCount: Int
+
     public init(graph: IntentGraph, dictation: DictationVocabulary, rejectsOutOfGrammar: Bool = true,
-                leadingPhrases: [[String]] = [], appNames: [[String]] = []) {
+                leadingPhrases: [[String]] = [], appNames: [[String]] = [], appCount: Int = 0) {
         self.appNames = appNames.filter { !$0.isEmpty }
+        self.appCount = appCount
         self.graph = graph
         self.dictation = dictation
         self.rejectsOutOfGrammar = rejectsOutOfGrammar

@@ -76,6 +76,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reject a request with free text (a message, a note) heard with less confidence than this in the words around the free text (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
     var minFreeTextConfidence: Double = DecoderOptions.defaultMinimumFreeTextConfidence
 
+    @Option(help: ArgumentHelp("With several apps installed, reject a request that names no app heard with less confidence than this (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
+    var minUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
+
     @Option(help: "Noise suppression before decoding: 'auto' uses RNNoise when it can be loaded and warns once when not; 'rnnoise' requires it ($HARK_RNNOISE_LIBRARY names another build); 'off'.")
     var denoise: Denoise = .auto
 
@@ -125,6 +128,9 @@ extension AssistantOptions {
         guard (0...1).contains(minFreeTextConfidence) else {
             throw ValidationError("--min-free-text-confidence takes a number from 0 to 1 (e.g. 0.55), got \(minFreeTextConfidence)")
         }
+        guard (0...1).contains(minUnnamedConfidence) else {
+            throw ValidationError("--min-unnamed-confidence takes a number from 0 to 1 (e.g. 0.45), got \(minUnnamedConfidence)")
+        }
         if rejection != "off" {
             guard let p = Double(rejection), p > 0, p < 1 else {
                 throw ValidationError("--rejection takes a probability between 0 and 1 (e.g. 1e-8) or 'off', got '\(rejection)'")
@@ -136,7 +142,8 @@ extension AssistantOptions {
     var recognizerOptions: DecoderOptions {
         DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
                        minimumConfidence: minConfidence,
-                       minimumFreeTextConfidence: minFreeTextConfidence)
+                       minimumFreeTextConfidence: minFreeTextConfidence,
+                       minimumUnnamedConfidence: minUnnamedConfidence)
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

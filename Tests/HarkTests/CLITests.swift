@@ -74,7 +74,7 @@ struct CLITests {
         let confidence = try #require(turn["confidence"] as? Double)
         #expect(confidence > DecoderOptions.defaultMinimumConfidence && confidence < DecoderOptions.defaultMinimumFreeTextConfidence)
         // Without the floor it becomes a task, its free text marked as such.
-        let kept = try runHark(["replay", clip, "--json", "--min-free-text-confidence", "0"])
+        let kept = try runHark(["replay", clip, "--json", "--min-free-text-confidence", "0", "--min-unnamed-confidence", "0"])
         let taken = try #require(try JSONSerialization.jsonObject(with: Data(kept.out.utf8)) as? [String: Any])
         #expect(taken["intent"] as? String == "INSetTaskAttributeIntent", "\(kept.out)")
         let words = try #require(taken["words"] as? [[String: Any]])
@@ -99,6 +99,24 @@ struct CLITests {
         #expect((message["confidence"] as? Double ?? 1) < DecoderOptions.defaultMinimumFreeTextConfidence)
         #expect((message["speech"] as? String)?.hasSuffix("Ready to send it?") == true)
         #expect(try runHark(["replay", clip, "--min-free-text-confidence", "1.5"]).err.contains("--min-free-text-confidence takes a number from 0 to 1"))
+    }
+
+    @Test("among several apps, a request that names none needs to be heard surely: a question about Jupiter is not a question about the driver")
+    func unnamedRequestFloor() throws {
+        // "How many moons does Jupiter have" (flite rms), forced onto the
+        // sample apps' grammars: "how many minutes away is the driver", 0.34.
+        let clip = Repo.fixtures.appendingPathComponent("flite-rms/oog-jupiter.wav").path
+        let rejected = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", clip, "--json"]).out.utf8)) as? [String: Any])
+        #expect(rejected["code"] as? String == "notUnderstood", "\(rejected)")
+        let confidence = try #require(rejected["confidence"] as? Double)
+        #expect(confidence > DecoderOptions.defaultMinimumConfidence && confidence < DecoderOptions.defaultMinimumUnnamedConfidence)
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", clip, "--json", "--min-unnamed-confidence", "0"]).out.utf8)) as? [String: Any])
+        #expect(kept["intent"] as? String == "INGetRideStatusIntent", "\(kept)")
+        // A request that names its app is the person addressing it: the general floor.
+        let named = Repo.fixtures.appendingPathComponent("flite-rms/cancel-ride.wav").path
+        let turn = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", named, "--json"]).out.utf8)) as? [String: Any])
+        #expect(turn["intent"] as? String == "INCancelRideIntent", "\(turn)")
+        #expect(try runHark(["replay", clip, "--min-unnamed-confidence", "1.5"]).err.contains("--min-unnamed-confidence takes a number from 0 to 1"))
     }
 
     @Test("replay - reads one turn of raw PCM from standard input, and reports word times")
