@@ -55,7 +55,8 @@ public struct UtteranceResult: Sendable, Codable {
         /// Ended by grammar-aware endpointing.
         public var endedEarly: Bool
         /// Utterances the endpointer found in the recording (more than one:
-        /// a pause cut it, and only the first was scored).
+        /// a pause cut it, or a sound beside it was taken for speech; the
+        /// first in which words were heard is scored); 0 when none was answered.
         public var utterances: Int
 
         enum CodingKeys: String, CodingKey {
@@ -169,9 +170,9 @@ public struct BenchReport: Sendable, Encodable {
         public var firstAnswerSampleMs: Latency?
         /// Utterances ended by grammar-aware endpointing, over those heard.
         public var endedEarly: Double
-        /// Recordings a pause cut into more than one utterance.
+        /// Recordings heard as more than one utterance (a pause, or a sound beside the speech).
         public var cut: Int
-        /// Recordings in which no utterance was found.
+        /// Recordings in which no utterance was answered (none found, or no word heard in any).
         public var unheard: Int
 
         enum CodingKeys: String, CodingKey {
@@ -367,7 +368,7 @@ public struct BenchReport: Sendable, Encodable {
             ]
             if let answer = streaming.firstAnswerSampleMs { lines.append("| streaming: end of speech → first answer sample p50 / p95 | \(ms(answer)) |") }
             lines.append("| streaming: ended by grammar-aware endpointing | \(pct(streaming.endedEarly)) |")
-            lines.append("| streaming: recordings cut in two by a pause / with no utterance | \(streaming.cut) / \(streaming.unheard) |")
+            lines.append("| streaming: recordings heard as several utterances / with none answered | \(streaming.cut) / \(streaming.unheard) |")
         }
         if !bySnr.isEmpty {
             lines += ["", "| SNR | command acceptance | intent accuracy | word error rate | real-time factor |", "|---|---|---|---|---|"]
@@ -524,7 +525,10 @@ public enum Bench {
         let clean = try WAVReader.readForRecognition(contentsOf: u.audio).samples + [Float](repeating: 0, count: rate)
         let mixed = noise.flatMap { noise in snr.map { noise.mix(clean, snr: $0, key: URL(fileURLWithPath: u.audio).lastPathComponent) } } ?? clean
         let samples = PCMAudio(samples: mixed, sampleRate: rate).int16Samples()
-        let live = LiveHearing(assistant: assistant, configuration: settings.endpointer)
+        // As `hark listen` hears an open microphone: a clatter or a breath
+        // the endpointer took for speech, in which no word was heard, goes
+        // unanswered, and the request after it is the answer scored.
+        let live = LiveHearing(assistant: assistant, configuration: settings.endpointer, passingUnheard: true)
         var heard: [HeardUtterance] = []
         var start = 0
         while start < samples.count {
@@ -533,8 +537,8 @@ public enum Bench {
             start = end
         }
         heard += try await live.finish()
-        // The loop answers every utterance (it passes no unheard sound), so the first has a turn.
-        guard let first = heard.first, let turn = first.turn else {
+        // The first utterance answered (one in which words were heard).
+        guard let first = heard.first(where: { $0.turn != nil }), let turn = first.turn else {
             var result = score(u, Turn(heard: "", confidence: 0, app: nil, intent: nil, slots: [:], speech: "", code: "notUnderstood",
                                        prompt: false, audioSeconds: 0, decodeSeconds: 0), latency: 0)
             result.streamed = UtteranceResult.Streamed(finalizeSeconds: 0, endOfSpeechSeconds: 0, endedEarly: false, utterances: 0)

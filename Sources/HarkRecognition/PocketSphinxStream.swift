@@ -65,6 +65,17 @@ extension PocketSphinxDecoder {
             frames = cmn.pointee.nframe
         }
 
+        /// Brings the decoder's running mean up to date with the frames fed
+        /// so far, once it holds a second of them (sphinxbase's
+        /// `cmn_live_update`, which sphinxbase itself calls only when an
+        /// utterance ends or every 8 s): the mean then follows the speech as
+        /// it is heard, instead of normalising a whole request by the mean
+        /// of those before it (another speaker, a quieter microphone).
+        static func follow(_ decoder: OpaquePointer) {
+            guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct, cmn.pointee.nframe >= 100 else { return }
+            cmn_live_update(cmn)
+        }
+
         /// Puts the mean back (the decoder's utterance must have ended).
         func restore() {
             guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
@@ -115,7 +126,10 @@ extension PocketSphinxDecoder {
         for (decoder, queue) in [(side.dictation, dictationWorker), (side.phones, phoneWorker)] {
             guard let decoder else { continue }
             queue.async(group: group) {
-                do { try Self.process(samples, with: decoder.value, wholeUtterance: false) } catch {
+                do {
+                    try Self.process(samples, with: decoder.value, wholeUtterance: false)
+                    RunningMean.follow(decoder.value)
+                } catch {
                     failure.withLock { $0 = error as? RecognitionError ?? RecognitionError("\(error)") }
                 }
             }
@@ -124,6 +138,7 @@ extension PocketSphinxDecoder {
         try state.withLock { (state: inout State?) throws in
             guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
             try Self.process(samples, with: decoder, wholeUtterance: false)
+            RunningMean.follow(decoder)
         }
         group.wait()
         if let failure = failure.withLock({ $0 }) { throw failure }

@@ -141,6 +141,24 @@ struct StreamingTests {
         #expect(after[0].turn?.confidence == fresh[0].turn?.confidence)
     }
 
+    @Test("a quiet microphone's first request, on a fresh decoder, is heard as at full level: the running mean follows the speech")
+    func quietFirstRequest() async throws {
+        let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let speech = try WAVReader.readForRecognition(contentsOf: path).int16Samples()
+        let full = try await hearLive(speech + silence(1.5), LiveHearing(
+            assistant: makeAssistant(decoder: try PocketSphinxDecoder(model: AcousticModel())), passingUnheard: true))
+        try #require(full.count == 1)
+        #expect(full[0].turn?.heard == "send a message to bobo on monkey chat saying please send more bananas")
+        // 30 dB down. Before, the whole stream was normalised by the model's
+        // initial mean (the running mean moved only when an utterance
+        // ended), and the message came out "mean tweets and more bad news".
+        let quiet = speech.map { Int16((Double($0) * 0.0316).rounded()) }
+        let heard = try await hearLive(quiet + silence(1.5), LiveHearing(
+            assistant: makeAssistant(decoder: try PocketSphinxDecoder(model: AcousticModel())), passingUnheard: true))
+        try #require(heard.count == 1)
+        #expect(heard[0].turn?.heard == full[0].turn?.heard)
+    }
+
     @Test("while a stream holds the decoder, another caller waits for it instead of failing, and assistants are still made at once",
           .timeLimit(.minutes(2)))
     func streamHoldsDecoder() async throws {
