@@ -113,6 +113,21 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the third development batch (many voices: wordy, slangy, non-native): what is read stays read, and nothing is done for sentences meant for nobody")
+    func thirdBatch() async throws {
+        let requests = try TypedBench.load(Repo.models + "/dev/requests-3.jsonl")
+        #expect(requests.count >= 140)
+        let assistant = try makeAssistant(recognizer: false)
+        var readings: [TextReading] = []
+        for request in requests { readings.append(await assistant.reading(of: request.text)) }
+        let report = TypedBench.run(requests, readings: readings)
+        // 30.2% as written (2026-11-26); 43.7% with the polite openings and
+        // the request found inside other words. Far from the other batches:
+        // README, "Natural requests, typed".
+        #expect(report.coverage >= 0.4, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
     @Test("free text keeps to its carrier: chit-chat, other assistants' commands and unrelated sentences are not actions")
     func freeTextInItsPlace() async throws {
         let assistant = try makeAssistant(recognizer: false)
@@ -219,6 +234,25 @@ struct NaturalPhrasingTests {
             == .understood(app: "MonkeyPay", intent: "INGetVisualCodeIntent", slots: [:]))
         // Without the app's name the remark may be the point: nothing is done.
         for text in ["When you get home, remind me to call mom", "If Bobo calls, tell him I'm out", "Honestly, add salt"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
+        }
+    }
+
+    @Test("a typed request wrapped in words of its own, politely or not, is read when the text names its app; talk about a request is not one")
+    func requestInsideOtherWords() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Each was "not understood" before (models/dev/requests-3.jsonl, as written: 30.2% read right).
+        #expect(await assistant.reading(of: "Would you be so kind as to send a message to Bobo the Great on MonkeyChat saying thank you for the lovely flowers")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo the Great", "content": "thank you for the lovely flowers"]))
+        #expect(await assistant.reading(of: "Yo MonkeyChat, tell Bobo Jr. I'm gonna be at the skate park")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo Jr.", "content": "i'm gonna be at the skate park"]))
+        #expect(await assistant.reading(of: "I was wondering if you could pay Bobo ten dollars on MonkeyPay")
+            == .understood(app: "MonkeyPay", intent: "INSendPaymentIntent", slots: ["payee": "Bobo", "currencyAmount": "ten dollars"]))
+        #expect(await assistant.reading(of: "MonkeyFit, that's enough for today, end the run")
+            == .understood(app: "MonkeyFit", intent: "INEndWorkoutIntent", slots: ["workoutName": "Run"]))
+        // Telling of a request, mentioning an app, or a request in fewer than half the words: nothing is done.
+        for text in ["Did MonkeyFit record my walk yesterday", "I told MonkeyRide to take me home last night", "My MonkeyChat keeps crashing",
+                     "Honestly I think MonkeyRide should take me to the airport for free", "If I had money I'd pay Bobo back"] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
         }
     }
