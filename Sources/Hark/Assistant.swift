@@ -177,72 +177,49 @@ public actor Assistant {
     private func requestParses(of text: String) -> [Parse] {
         let whole = wholeRequestParses(of: text)
         guard whole.isEmpty else { return whole }
-        guard text.contains(",") else { return requestInside(text) }
-        // A typed request with a clause beside it that is no part of it: "So
-        // I'm late, get me a ride to work on MonkeyRide", "bring up my
-        // MonkeyPay code, I'm at the counter", "MonkeyFit, that's enough for
-        // today, end the run". The request alone is taken when the text
-        // names its app: a bare command next to a remark is more likely the
-        // remark's than anyone's request.
+        // The rest is for typed text around a request, which must name its
+        // app: a bare command next to a remark is more likely the remark's
+        // than anyone's request.
+        let named = namedApps(in: TextParser.tokenize(text))
+        guard !named.isEmpty else { return [] }
+        // A clause beside the request that is no part of it: "So I'm late,
+        // get me a ride to work on MonkeyRide", "bring up my MonkeyPay code,
+        // I'm at the counter", "MonkeyFit, that's enough for today, end the run".
         let clauses = text.split(separator: ",", omittingEmptySubsequences: true)
-        let named = namedApps(in: text)
-        guard clauses.count > 1, !named.isEmpty else { return whole }
-        for cut in 1..<clauses.count {
+        if text.contains(","), clauses.count < 2 { return [] }  // only a stray comma: read as typed
+        for cut in clauses.indices.dropFirst() {
             for part in [clauses[cut...].joined(separator: ","), clauses[..<cut].joined(separator: ",")] {
                 let parses = wholeRequestParses(of: part).filter { named.contains($0.app) }
                 if !parses.isEmpty { return parses }
             }
         }
-        return requestInside(text)
+        return request(inside: text, naming: named)
     }
 
-    /// The longest run of `text`'s words that reads as a request to an app
-    /// named in the text — "Would you mind starting a yoga session for me
-    /// on MonkeyFit, dear", "MonkeyFit, that's enough for today, end the
-    /// run" — when the whole does not read: a typed request wrapped in words
-    /// of its own. The app must be named (in the run or beside it), and the
-    /// run must hold at least half the words, and the words left out must
-    /// not tell of the past ("did MonkeyFit record my walk yesterday"): talk
-    /// that only mentions an app, or tells of a request, is not one.
-    /// Whether a free-text slot of `parse` holds a word of the named apps'
-    /// names: a run that cuts an app's name leaves part of it to be read as
-    /// free text ("tell Bobo on MonkeyChat" as a message saying "on monkey").
-    private func holdsPartOfAppName(_ parse: Parse, _ nameWords: Set<String>) -> Bool {
-        guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return false }
-        return parse.slots.contains { free.contains($0.name) && $0.raw.split(separator: " ").contains { nameWords.contains(String($0)) } }
-    }
-
-    private func hasFreeText(_ parse: Parse) -> Bool {
-        guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return false }
-        return parse.slots.contains { free.contains($0.name) }
-    }
-
-    /// The installed apps whose names `text` holds.
-    private func namedApps(in text: String) -> Set<String> {
-        let spoken = TextParser.tokenize(text)
-        return Set(appNames.spoken.filter { _, names in names.contains { spoken.containsRun($0) } }.keys)
-    }
-
-    /// Words beside a request-like run that make it a story or a question
-    /// about what happened, not a request.
-    static let tellsOfThePast: Set<String> = ["did", "didn't", "yesterday", "ago", "already", "earlier", "last", "was", "were", "had", "hadn't", "used"]
-
-    private func requestInside(_ text: String) -> [Parse] {
+    /// The longest run of `text`'s words that reads as a request to one of
+    /// the apps `named` in the text — "Would you mind starting a yoga
+    /// session for me on MonkeyFit, dear" — when the whole does not read: a
+    /// typed request wrapped in words of its own. The run must hold at least
+    /// half the words, and the words left out must not tell of the past
+    /// ("did MonkeyFit record my walk yesterday"): talk that only mentions an
+    /// app, or tells of a request, is not one.
+    private func request(inside text: String, naming named: Set<String>) -> [Parse] {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count > 2, words.count <= 40 else { return [] }
-        let named = namedApps(in: text)
-        guard !named.isEmpty else { return [] }
+        let tokens = words.map { TextParser.tokenize($0) }
         let nameWords = Set(named.flatMap { appNames.spoken[$0] ?? [] }.joined())
         for length in stride(from: words.count - 1, through: max(2, (words.count + 1) / 2), by: -1) {
             for start in 0...(words.count - length) {
-                let left = (words[..<start] + words[(start + length)...]).flatMap { TextParser.tokenize($0) }
+                let left = (tokens[..<start] + tokens[(start + length)...]).joined()
                 guard !left.contains(where: Self.tellsOfThePast.contains) else { continue }
-                let run = words[start..<(start + length)].joined(separator: " ")
                 // Named outside the run, the app's name must not be what free
                 // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
-                let namedInside = !namedApps(in: run).isEmpty
-                let parses = wholeRequestParses(of: run).filter {
-                    named.contains($0.app) && !holdsPartOfAppName($0, nameWords) && (namedInside || !hasFreeText($0))
+                let namedInside = !namedApps(in: Array(tokens[start..<(start + length)].joined())).isEmpty
+                let parses = wholeRequestParses(of: words[start..<(start + length)].joined(separator: " ")).filter { parse in
+                    let free = freeTextSlots(of: parse)
+                    // A run that cuts an app's name leaves part of it to be read as free text.
+                    let holdsPartOfName = free.contains { $0.raw.split(separator: " ").contains { nameWords.contains(String($0)) } }
+                    return named.contains(parse.app) && !holdsPartOfName && (namedInside || free.isEmpty)
                 }
                 if !parses.isEmpty { return parses }
             }
@@ -250,13 +227,26 @@ public actor Assistant {
         return []
     }
 
+    /// The slots of `parse` that are free text.
+    private func freeTextSlots(of parse: Parse) -> [SlotValue] {
+        guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return [] }
+        return parse.slots.filter { free.contains($0.name) }
+    }
+
+    /// The installed apps whose names the words hold.
+    private func namedApps(in words: [String]) -> Set<String> {
+        Set(appNames.spoken.filter { _, names in names.contains { words.containsRun($0) } }.keys)
+    }
+
+    /// Words beside a request-like run that make it a story or a question
+    /// about what happened, not a request.
+    static let tellsOfThePast: Set<String> = ["did", "didn't", "yesterday", "ago", "already", "earlier", "last", "was", "were", "had", "hadn't", "used"]
+
     private func wholeRequestParses(of text: String) -> [Parse] {
         mainParser.parse(text).filter { parse in
-            guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return true }
             let namesNoApp = parse.slotValues[Catalog.appSlot] == nil
             let names = namesNoApp ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
-            return !parse.slots.contains { slot in
-                guard free.contains(slot.name) else { return false }
+            return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)
                 return names.contains { words.containsRun($0) } || (namesNoApp && Self.opensWithAnotherApp(words))
             }

@@ -34,6 +34,17 @@ private let exampleValues: [String: [String: String]] = [
 /// in 5 of 18, with the old grammars as with these).
 private let misheardSpoken: Set<String> = []
 
+/// The development sets `files` (in models/dev, at least `count` requests
+/// in all), each read as a new typed request and scored.
+private func typedReport(_ files: [String], atLeast count: Int) async throws -> TypedBench.Report {
+    let requests = try files.flatMap { try TypedBench.load(Repo.models + "/dev/" + $0) }
+    #expect(requests.count >= count)
+    let assistant = try makeAssistant(recognizer: false)
+    var readings: [TextReading] = []
+    for request in requests { readings.append(await assistant.reading(of: request.text)) }
+    return TypedBench.run(requests, readings: readings)
+}
+
 /// (app, intent, example) for every example phrase the sample apps ship.
 private func shippedExamples() throws -> [(app: String, intent: String, text: String)] {
     let catalog = try Catalog.load(appsDirectory: Repo.models + "/apps", domainsDirectory: Repo.models + "/domains")
@@ -103,24 +114,14 @@ struct NaturalPhrasingTests {
 
     @Test("the development set: most natural requests are read exactly right and sentences meant for nobody stay not understood")
     func developmentSet() async throws {
-        let requests = try TypedBench.load(Repo.models + "/dev/requests.jsonl") + TypedBench.load(Repo.models + "/dev/requests-2.jsonl")
-        #expect(requests.count >= 400)
-        let assistant = try makeAssistant(recognizer: false)
-        var readings: [TextReading] = []
-        for request in requests { readings.append(await assistant.reading(of: request.text)) }
-        let report = TypedBench.run(requests, readings: readings)
+        let report = try await typedReport(["requests.jsonl", "requests-2.jsonl"], atLeast: 400)
         #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
     @Test("the third development batch (many voices: wordy, slangy, non-native): what is read stays read, and nothing is done for sentences meant for nobody")
     func thirdBatch() async throws {
-        let requests = try TypedBench.load(Repo.models + "/dev/requests-3.jsonl")
-        #expect(requests.count >= 140)
-        let assistant = try makeAssistant(recognizer: false)
-        var readings: [TextReading] = []
-        for request in requests { readings.append(await assistant.reading(of: request.text)) }
-        let report = TypedBench.run(requests, readings: readings)
+        let report = try await typedReport(["requests-3.jsonl"], atLeast: 140)
         // 30.2% as written (2026-11-26); 43.7% with the polite openings and
         // the request found inside other words. Far from the other batches:
         // README, "Natural requests, typed".
