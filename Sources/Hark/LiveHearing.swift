@@ -26,8 +26,10 @@ public struct HeardUtterance: Sendable {
 /// the utterance's start, its leading padding included, and keeps up with
 /// the audio. The utterance ends when the trailing silence runs out, or
 /// earlier, after ``EndpointerConfiguration/completeSentenceSilence``, when
-/// what the recognizer has so far is a whole sentence of the grammar: then
-/// only the final search is left to do.
+/// what the recognizer has so far is a whole sentence of the grammar, or
+/// after ``EndpointerConfiguration/freeTextEndSilence`` when the sentence
+/// is whole but for free text at its end that reads as finished: then only
+/// the final search is left to do.
 ///
 /// Not thread-safe: one stream, fed from one task.
 public final class LiveHearing {
@@ -111,13 +113,17 @@ public final class LiveHearing {
         fed = endpointer.receivedSampleCount
         if !new.isEmpty { try await stream.feed(Array(new)) }
         if let quick = configuration.completeSentenceSilence, let silence = endpointer.silenceAfterSpeech,
-           silence >= min(quick, configuration.finalSentenceSilence ?? quick) {
+           silence >= min(quick, configuration.finalSentenceSilence ?? quick, configuration.freeTextEndSilence ?? quick) {
             let partial = try await stream.partial()
             let needed: Double? = switch partial.sentence {
-            case .incomplete: nil
+            case .incomplete, .endsInFreeText(likelyEnded: false): nil
             case .complete(extendable: true): quick
             case .complete(extendable: false): configuration.finalSentenceSilence ?? quick
+            case .endsInFreeText(likelyEnded: true): configuration.freeTextEndSilence
             }
+            assistant.logger.trace("endpointing", metadata: [
+                "endpoint.silence": "\(silence)", "endpoint.partial": "\(partial.text)", "endpoint.sentence": "\(partial.sentence)",
+            ])
             if let needed, silence >= needed, let utterance = endpointer.endUtteranceNow() {
                 return try await answer(utterance, endedEarly: true, endpointTime: now, arrived: arrived)
             }

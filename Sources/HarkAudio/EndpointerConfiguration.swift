@@ -14,6 +14,13 @@ public struct EndpointerConfiguration: Sendable, Equatable {
     /// ride"), where no later word can change the meaning: nil uses
     /// ``completeSentenceSilence``.
     public var finalSentenceSilence: Double?
+    /// The same for a whole sentence ending in free text whose last words
+    /// read as the end of a sentence (a streaming recognizer judges, by its
+    /// dictation's language model): longer than ``completeSentenceSilence``,
+    /// since a person dictating pauses more, shorter than
+    /// ``trailingSilence``. nil waits ``trailingSilence`` whenever the
+    /// sentence ends in free text.
+    public var freeTextEndSilence: Double?
     /// Audio kept before the detected start of speech, so soft onsets
     /// ("f", "h") reach the recognizer.
     public var leadingPadding: Double
@@ -46,6 +53,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         trailingSilence: Double = 0.8,
         completeSentenceSilence: Double? = 0.35,
         finalSentenceSilence: Double? = 0.2,
+        freeTextEndSilence: Double? = 0.5,
         leadingPadding: Double = 0.3,
         trailingPadding: Double = 0.2,
         minimumSpeech: Double = 0.15,
@@ -58,6 +66,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         self.trailingSilence = trailingSilence
         self.completeSentenceSilence = completeSentenceSilence
         self.finalSentenceSilence = finalSentenceSilence
+        self.freeTextEndSilence = freeTextEndSilence
         self.leadingPadding = leadingPadding
         self.trailingPadding = trailingPadding
         self.minimumSpeech = minimumSpeech

@@ -62,8 +62,9 @@ public final class DecoderGrammar: Sendable {
     }
 
     /// Whether a hypothesis — pocketsphinx's tokens, free text as phone-loop
-    /// pseudo-words — is a whole sentence of the grammar with no free-text
-    /// run open at its end: what lets a short pause end the utterance.
+    /// pseudo-words — is a whole sentence of the grammar: what lets a short
+    /// pause end the utterance. A sentence ending in free text is
+    /// ``SentenceReading/endsInFreeText(likelyEnded:)`` (not yet judged).
     /// A leading phrase ("hey hark") may come first; fillers and silences
     /// are skipped; anything of the garbage loop is never a sentence.
     func reading(of tokens: [String]) -> SentenceReading {
@@ -76,11 +77,14 @@ public final class DecoderGrammar: Sendable {
                 if let word = PocketSphinxDecoder.spokenWord(token) { symbols.append(.word(word)) }
             }
         }
-        guard let last = symbols.last, last != .dictation else { return .incomplete }
+        guard let last = symbols.last else { return .incomplete }
         var best = automaton.reading(of: symbols)
         for phrase in leadingPhrases where best == .incomplete && symbols.starts(with: phrase.map { .word($0) }) {
             best = automaton.reading(of: symbols.dropFirst(phrase.count))
         }
+        // Free text at the end: whether it is finished is for the dictation
+        // to judge (``PocketSphinxDecoder`` does, with its language model).
+        if last == .dictation, case .complete = best { return .endsInFreeText(likelyEnded: false) }
         return best
     }
 }

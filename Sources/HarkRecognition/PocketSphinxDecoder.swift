@@ -54,6 +54,17 @@ public struct DecoderOptions: Sendable, Equatable {
     public var minimumUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
     public static let defaultMinimumUnnamedConfidence = 0.45
 
+    /// While a stream is heard, a sentence ending in free text reads as
+    /// likely ended (``SentenceReading/endsInFreeText(likelyEnded:)``) when
+    /// the dictation's language model gives at least this probability to
+    /// the sentence ending after the last two words dictated: "… please
+    /// send more bananas" 0.29, "… where are you" 0.10, "… the bananas are
+    /// ripe" 0.09, but "… please send more" 0.047, "… I'll be" 0.010,
+    /// "… meet me at the" 0.004. 1 never judges free text ended.
+    /// README, "Streaming".
+    public var freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability
+    public static let defaultFreeTextEndProbability = 0.06
+
     /// Probability factor per phone of a free-text slot in the grammar pass:
     /// low enough that free text does not swallow grammar words, high
     /// enough that it takes the words no grammar names.
@@ -84,11 +95,13 @@ public struct DecoderOptions: Sendable, Equatable {
                 rejectionPhonePenalty: Double? = DecoderOptions.defaultRejectionPhonePenalty,
                 minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence,
                 minimumFreeTextConfidence: Double = DecoderOptions.defaultMinimumFreeTextConfidence,
-                minimumUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence) {
+                minimumUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence,
+                freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability) {
         self.arguments = arguments
         self.minimumConfidence = minimumConfidence
         self.minimumFreeTextConfidence = minimumFreeTextConfidence
         self.minimumUnnamedConfidence = minimumUnnamedConfidence
+        self.freeTextEndProbability = freeTextEndProbability
         self.freeTextPhonePenalty = freeTextPhonePenalty
         self.rejectionPhonePenalty = rejectionPhonePenalty
     }
@@ -759,7 +772,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     static let maxDictationClasses = 127
 
     /// The n-gram model the decoder's default search reads (the first of its set).
-    private static func languageModel(of decoder: OpaquePointer) -> OpaquePointer? {
+    static func languageModel(of decoder: OpaquePointer) -> OpaquePointer? {
         guard let set = ps_get_lm(decoder, "_default"), let iterator = ngram_model_set_iter(set) else { return nil }
         defer { ngram_model_set_iter_free(iterator) }
         var name: UnsafePointer<CChar>?

@@ -144,15 +144,53 @@ extension PocketSphinxDecoder {
         if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
-    /// The stream's best path so far.
-    func streamPartial(_ grammar: DecoderGrammar) throws -> PartialRecognition {
+    /// The stream's best path so far (the side passes must be between pieces).
+    func streamPartial(_ grammar: DecoderGrammar, side: SidePasses) throws -> PartialRecognition {
         try state.withLock { (state: inout State?) throws -> PartialRecognition in
             guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
             var score: Int32 = 0
             let hypothesis = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
             let tokens = hypothesis.split(separator: " ").map(String.init)
             let words = tokens.compactMap { PhoneLoop.kind(of: $0) == nil ? Self.spokenWord($0) : nil }
-            return PartialRecognition(text: words.joined(separator: " "), sentence: grammar.reading(of: tokens))
+            var sentence = grammar.reading(of: tokens)
+            if case .endsInFreeText = sentence, let dictation = side.dictation?.value {
+                let ending = Self.sentenceEndProbability(afterHypothesisOf: dictation)
+                sentence = .endsInFreeText(likelyEnded: ending.map { $0 >= options.freeTextEndProbability } ?? false)
+            }
+            return PartialRecognition(text: words.joined(separator: " "), sentence: sentence)
+        }
+    }
+
+    /// How likely the n-gram decoder's language model finds that the
+    /// sentence ends after the last two words of the decoder's best path
+    /// so far; nil with no word heard.
+    static func sentenceEndProbability(afterHypothesisOf decoder: OpaquePointer) -> Double? {
+        var score: Int32 = 0
+        guard let hypothesis = ps_get_hyp(decoder, &score).map({ String(cString: $0) }) else { return nil }
+        return sentenceEndProbability(after: hypothesis.split(separator: " ").map(String.init), of: decoder)
+    }
+
+    /// How likely the n-gram `decoder`'s language model finds that a
+    /// sentence ends after `words` (pocketsphinx's tokens: fillers are
+    /// skipped): its raw trigram probability of `</s>` after the last two;
+    /// nil with no word.
+    static func sentenceEndProbability(after words: [String], of decoder: OpaquePointer) -> Double? {
+        let spoken = words.compactMap(spokenWord)
+        guard let last = spoken.last, let model = languageModel(of: decoder), let logmath = ps_get_logmath(decoder) else { return nil }
+        let before = spoken.count > 1 ? spoken[spoken.count - 2] : "<s>"
+        // The n-gram, the word first and then its history backwards.
+        let ngramWords: [String] = ["</s>", last, before]
+        let copies = ngramWords.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var ngram: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+        return logmath_exp(logmath, ngram_prob(model, &ngram, 3))
+    }
+
+    /// ``sentenceEndProbability(after:of:)`` by the dictation decoder; nil
+    /// before free text was first needed.
+    func sentenceEndProbability(after words: [String]) -> Double? {
+        state.withLock { state in
+            state?.dictation.flatMap { Self.sentenceEndProbability(after: words, of: $0) }
         }
     }
 
@@ -279,8 +317,8 @@ final class PocketSphinxStream: RecognitionStream {
         let recognizer = recognizer, grammar = grammar
         return try await recognizer.offPool { [self] in
             try progress.withLock { (p: inout Progress) throws -> PartialRecognition in
-                guard case .streaming = p.mode else { return PartialRecognition(text: "", sentence: .incomplete) }
-                return try recognizer.streamPartial(grammar)
+                guard case .streaming(let side) = p.mode else { return PartialRecognition(text: "", sentence: .incomplete) }
+                return try recognizer.streamPartial(grammar, side: side)
             }
         }
     }

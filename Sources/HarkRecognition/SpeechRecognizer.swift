@@ -53,11 +53,17 @@ public struct Recognition: Sendable, Equatable {
 
 /// Whether words heard so far make a sentence of the grammar.
 public enum SentenceReading: Sendable, Equatable {
-    /// Not (yet) a whole sentence, or a free-text run is open at its end.
+    /// Not (yet) a whole sentence.
     case incomplete
     /// A whole sentence; `extendable` when the grammar has longer
     /// sentences that begin with it ("an americano" → "an americano with milk").
     case complete(extendable: Bool)
+    /// A whole sentence if the free-text run at its end is finished, which
+    /// the grammar cannot tell ("… saying I'll be" may go on "there at
+    /// two"). `likelyEnded` when the words dictated so far read as the end
+    /// of a sentence (the dictation's language model gives the sentence's
+    /// end after them at least ``DecoderOptions/freeTextEndProbability``).
+    case endsInFreeText(likelyEnded: Bool)
 }
 
 /// What a recognition stream has heard so far, while the person speaks.
@@ -65,8 +71,8 @@ public struct PartialRecognition: Sendable, Equatable {
     /// The words of the best path so far (free text as it is searched, not transcribed).
     public var text: String
     /// Whether the best path so far is a whole sentence of the grammar
-    /// (it ends in a final state, with no free-text run open): the
-    /// utterance may end here, and a short silence is enough to say it did.
+    /// (it ends in a final state): the utterance may end here, and a short
+    /// silence is enough to say it did.
     public var sentence: SentenceReading
 
     public init(text: String, sentence: SentenceReading) {

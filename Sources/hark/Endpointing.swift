@@ -12,6 +12,9 @@ struct EndpointingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The same for a sentence the grammar cannot continue.", valueName: "seconds"))
     var finalSentenceSilence: Double = 0.2
 
+    @Option(help: ArgumentHelp("Seconds of silence that end an utterance whose whole sentence ends in free text that reads as the end of a sentence (\"... saying I'm running late\"); 'off' waits --trailing-silence after free text.", valueName: "seconds|off"))
+    var freeTextEndSilence: String = "0.5"
+
     @Option(help: ArgumentHelp("Once an utterance has begun, sound more than this many dB below its loudest moment no longer continues it (breath, echo, background after the last word); 'off' counts all sound above the noise floor.", valueName: "dB|off"))
     var speechRange: String = "30"
 
@@ -27,6 +30,11 @@ struct EndpointingOptions: ParsableArguments {
         guard trailingSilence > 0.05, trailingSilence < 10 else {
             throw ValidationError("--trailing-silence must be between 0.05 and 10 seconds")
         }
+        if freeTextEndSilence != "off" {
+            guard let seconds = Double(freeTextEndSilence), seconds >= 0.05, seconds <= trailingSilence else {
+                throw ValidationError("--free-text-end-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence)), or 'off'")
+            }
+        }
         if completeSentenceSilence != "off" {
             guard let seconds = Double(completeSentenceSilence), seconds >= 0.05, seconds <= trailingSilence else {
                 throw ValidationError("--complete-sentence-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence)), or 'off'")
@@ -40,6 +48,7 @@ struct EndpointingOptions: ParsableArguments {
         configuration.trailingSilence = trailingSilence
         configuration.completeSentenceSilence = completeSentenceSilence == "off" ? nil : Double(completeSentenceSilence)
         configuration.finalSentenceSilence = finalSentenceSilence
+        configuration.freeTextEndSilence = freeTextEndSilence == "off" ? nil : Double(freeTextEndSilence)
         configuration.speechRange = speechRange == "off" ? nil : Double(speechRange)
         return configuration
     }

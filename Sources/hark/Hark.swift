@@ -79,6 +79,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With several apps installed, reject a request that names no app heard with less confidence than this (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
     var minUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
 
+    @Option(help: ArgumentHelp("While listening, free text at the end of a sentence reads as finished (ended after --free-text-end-silence) when the dictation's language model gives the sentence's end after its last two words at least this probability (0...1; 1 never).", valueName: "probability"))
+    var freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability
+
     @Option(help: "Noise suppression before decoding: 'auto' uses RNNoise when it can be loaded and warns once when not; 'rnnoise' requires it ($HARK_RNNOISE_LIBRARY names another build); 'off'.")
     var denoise: Denoise = .auto
 
@@ -131,6 +134,9 @@ extension AssistantOptions {
         guard (0...1).contains(minUnnamedConfidence) else {
             throw ValidationError("--min-unnamed-confidence takes a number from 0 to 1 (e.g. 0.45), got \(minUnnamedConfidence)")
         }
+        guard (0...1).contains(freeTextEndProbability) else {
+            throw ValidationError("--free-text-end-probability takes a number from 0 to 1 (e.g. 0.06), got \(freeTextEndProbability)")
+        }
         if rejection != "off" {
             guard let p = Double(rejection), p > 0, p < 1 else {
                 throw ValidationError("--rejection takes a probability between 0 and 1 (e.g. 1e-8) or 'off', got '\(rejection)'")
@@ -143,7 +149,8 @@ extension AssistantOptions {
         DecoderOptions(arguments: decoderArguments, rejectionPhonePenalty: rejection == "off" ? nil : Double(rejection),
                        minimumConfidence: minConfidence,
                        minimumFreeTextConfidence: minFreeTextConfidence,
-                       minimumUnnamedConfidence: minUnnamedConfidence)
+                       minimumUnnamedConfidence: minUnnamedConfidence,
+                       freeTextEndProbability: freeTextEndProbability)
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.
@@ -193,10 +200,14 @@ extension ParsableCommand {
     }
 }
 
+/// Logging to standard error: warnings, everything down to debug with
+/// `--verbose`, or the level `HARK_LOG_LEVEL` names (`trace` adds each
+/// endpointing decision of `hark listen` and `hark bench --streaming`).
 func bootstrapLogging(verbose: Bool) {
+    let named = ProcessInfo.processInfo.environment["HARK_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = verbose ? .debug : .warning
+        handler.logLevel = named ?? (verbose ? .debug : .warning)
         return handler
     }
 }

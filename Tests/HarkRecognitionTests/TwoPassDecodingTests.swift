@@ -51,6 +51,31 @@ struct TwoPassDecodingTests {
         #expect(!r.words.contains { PhoneLoop.kind(of: $0.word) != nil })
     }
 
+    @Test("a sentence ending in free text is whole once the free text is; the language model judges whether its words end a sentence")
+    func freeTextEnding() throws {
+        let g = try grammar()
+        let free = PhoneLoop.word("AH", .dictation)
+        let opening = "send a message to bobo on monkey chat".split(separator: " ").map(String.init)
+        #expect(g.reading(of: opening) == .complete(extendable: true))
+        #expect(g.reading(of: opening + ["saying", free, free]) == .endsInFreeText(likelyEnded: false))
+        #expect(g.reading(of: opening + ["saying"]) == .incomplete)
+        // The judgement needs the n-gram decoder, made by a grammar with free text.
+        let d = try decoder.get()
+        _ = try d.recognize([Int16](repeating: 0, count: 16_000), grammar: g)
+        func ending(_ text: String) throws -> Double {
+            try #require(d.sentenceEndProbability(after: text.split(separator: " ").map(String.init)))
+        }
+        let threshold = DecoderOptions.defaultFreeTextEndProbability
+        for finished in ["please send more bananas", "i'm running late", "where are you", "the bananas are ripe", "see you tonight"] {
+            #expect(try ending(finished) >= threshold, "\(finished)")
+        }
+        for unfinished in ["please send more", "i'll be", "meet me at the", "where are", "water the"] {
+            #expect(try ending(unfinished) < threshold, "\(unfinished)")
+        }
+        // Fillers are not words of the sentence.
+        #expect(try ending("where are you <sil> [NOISE]") == ending("where are you"))
+    }
+
     @Test("hundreds of words the n-gram model lacks are read safely beside free text")
     func manyWordsOutsideTheLanguageModel() throws {
         // Contacts such as these are not in the n-gram model: added to it as

@@ -75,9 +75,29 @@ struct StreamingTests {
         let turn = try #require(heard[0].turn)
         #expect(turn.intent == "INSendMessageIntent", "heard '\(turn.heard)'")
         #expect(turn.slots["recipients"] == "Bobo", "\(turn.slots)")
-        // Free text is open to the end: no early endpoint.
+        // The message ends as a sentence does ("... are ripe"): ended after
+        // the free-text silence (0.5 s), not the trailing one (0.8 s).
         let endedEarly = heard[0].endedEarly
-        #expect(!endedEarly)
+        #expect(endedEarly)
+        let silenceWaited = heard[0].endpointTime - heard[0].utterance.speechEndTime
+        #expect(silenceWaited < 0.75, "waited \(silenceWaited) s of silence")
+    }
+
+    @Test("a pause inside free text whose words so far do not end a sentence does not cut the message off")
+    func pauseInsideFreeText() async throws {
+        let live = LiveHearing(assistant: try makeStreamingAssistant())
+        // "... saying meet me at the" is a whole request but for its
+        // message, which does not end there: the 0.6 s pause waits for the
+        // full trailing silence and the message goes on.
+        let audio = silence(0.5) + (try speechOnly(spoken("send a message to bobo on monkeychat saying meet me at the", "first")))
+            + silence(0.6) + (try speechOnly(spoken("station", "second"))) + silence(1.5)
+        let heard = try await hearLive(audio, live)
+        let texts = heard.map(\.turn?.heard)
+        try #require(heard.count == 1, "cut into \(texts)")
+        let turn = try #require(heard[0].turn)
+        #expect(turn.intent == "INSendMessageIntent", "heard '\(turn.heard)'")
+        let content = turn.slots["content"] ?? ""
+        #expect(content.hasSuffix("station"), "\(turn.slots)")
     }
 
     @Test("the loop answers one utterance after another, and a click is no utterance")
