@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Headerless signed 16-bit little-endian PCM read from a file handle —
 /// typically standard input, the CLI's `-` — streamed as 16 kHz mono frames
@@ -35,28 +36,45 @@ public struct RawPCMSource: AudioSource {
         self.name = name
     }
 
+    /// Frames read ahead of the consumer at most: about two seconds. The
+    /// reader waits for the consumer beyond that (and the writer of a pipe
+    /// then waits for Hark), so input that arrives faster than it is heard
+    /// — a file, a recording piped in, a fast network stream — is not all
+    /// held in memory (an hour of audio piped into `hark listen` held most
+    /// of it: 115 MB of samples).
+    public var readAheadFrames: Int { max(4, Int((2 / frameDuration).rounded(.up))) }
+
     /// Frames of 16 kHz mono samples until end of input; a read error or an
     /// impossible rate or channel count ends the stream with an ``AudioError``
-    /// naming this source.
+    /// naming this source. At most ``readAheadFrames`` wait to be taken.
     public func frames() -> AsyncThrowingStream<[Int16], any Error> {
         let source = self
-        return AsyncThrowingStream { continuation in
-            let reader = Thread {
-                do throws(AudioError) {
-                    try source.pump(into: continuation)
-                    continuation.finish()
-                } catch {
-                    // Resampler errors name "resampler"; the stream is what the user knows.
-                    continuation.finish(throwing: AudioError(error.kind, source: source.name))
-                }
+        let permits = ReadAhead(frames: readAheadFrames)
+        let (read, continuation) = AsyncThrowingStream<[Int16], any Error>.makeStream()
+        continuation.onTermination = { _ in permits.stop() }
+        let reader = Thread {
+            do throws(AudioError) {
+                try source.pump(into: continuation, permits: permits)
+                continuation.finish()
+            } catch {
+                // Resampler errors name "resampler"; the stream is what the user knows.
+                continuation.finish(throwing: AudioError(error.kind, source: source.name))
             }
-            reader.name = "hark.raw-pcm"
-            reader.start()
+        }
+        reader.name = "hark.raw-pcm"
+        reader.start()
+        // Each frame taken lets the reader read one more.
+        let taken = ReadAhead.Iterator(read.makeAsyncIterator())
+        return AsyncThrowingStream {
+            guard let frame = try await taken.next() else { return nil }
+            permits.release()
+            return frame
         }
     }
 
     /// Reads until end of input, yielding frames; returns early if the consumer has gone.
-    private func pump(into continuation: AsyncThrowingStream<[Int16], any Error>.Continuation) throws(AudioError) {
+    private func pump(into continuation: AsyncThrowingStream<[Int16], any Error>.Continuation,
+                      permits: ReadAhead) throws(AudioError) {
         guard (1...WAVFormat.maximumChannels).contains(channels) else {
             throw AudioError(.invalidRawFormat("\(channels) channels"), source: name)
         }
@@ -70,9 +88,11 @@ public struct RawPCMSource: AudioSource {
         // Bytes of an incomplete sample frame carried over to the next read.
         var carry: [UInt8] = []
 
-        /// Yields frames; false once the consumer has stopped listening.
+        /// Yields frames, waiting while the consumer is ``readAheadFrames``
+        /// behind; false once the consumer has stopped listening.
         func emit(_ frames: [[Int16]]) -> Bool {
             for frame in frames {
+                guard permits.acquire() else { return false }
                 if case .terminated = continuation.yield(frame) { return false }
             }
             return true
@@ -115,6 +135,41 @@ public struct RawPCMSource: AudioSource {
 
     private func int16(_ samples: [Float]) -> [Int16] {
         PCMAudio(samples: samples, sampleRate: PCMAudio.recognitionRate).int16Samples()
+    }
+}
+
+/// How many frames a reader thread may yield ahead of its consumer.
+final class ReadAhead: Sendable {
+    private let slots: DispatchSemaphore
+    private let stopped = Atomic<Bool>(false)
+
+    init(frames: Int) {
+        // Made empty and filled: libdispatch traps when a semaphore is freed
+        // holding less than it was made with (a consumer that left early).
+        slots = DispatchSemaphore(value: 0)
+        for _ in 0..<frames { slots.signal() }
+    }
+
+    /// Waits for room for one more frame; false once the consumer has gone.
+    func acquire() -> Bool {
+        while slots.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if stopped.load(ordering: .acquiring) { return false }
+        }
+        return !stopped.load(ordering: .acquiring)
+    }
+
+    /// One frame was taken.
+    func release() { slots.signal() }
+
+    /// The consumer has gone: a waiting reader returns.
+    func stop() { stopped.store(true, ordering: .releasing) }
+
+    /// The read stream's iterator, used by one consumer at a time (an
+    /// AsyncThrowingStream's consumer awaits each element before the next).
+    final class Iterator: @unchecked Sendable {
+        private var base: AsyncThrowingStream<[Int16], any Error>.AsyncIterator
+        init(_ base: AsyncThrowingStream<[Int16], any Error>.AsyncIterator) { self.base = base }
+        func next() async throws -> [Int16]? { try await base.next() }
     }
 }
 

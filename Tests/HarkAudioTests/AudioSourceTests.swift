@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HarkAudio
@@ -64,6 +65,65 @@ struct AudioSourceTests {
         let frames = try await Self.collect(RawPCMSource(fileHandle: pipe.fileHandleForReading, frameDuration: 0.01))
         #expect(frames.dropLast().allSatisfy { $0.count == 160 })
         expectIdentical(frames.flatMap { $0 }, samples, "streamed samples vs those written")
+    }
+
+    @Test("raw PCM arriving faster than it is heard is read about two seconds ahead, not all held in memory, and none of it is lost")
+    func rawReadAhead() async throws {
+        // A minute of audio in a file: it can all be read at once.
+        let directory = try TemporaryDirectory()
+        let path = directory.path("minute.raw")
+        let samples = (0..<(60 * 16_000)).map { Int16(truncatingIfNeeded: $0 &* 7) }
+        var bytes: [UInt8] = []
+        for sample in samples { bytes.appendLE(sample) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+
+        let source = RawPCMSource(fileHandle: file, frameDuration: 0.1)
+        #expect(source.readAheadFrames == 20)
+        var iterator = source.frames().makeAsyncIterator()
+        var received: [Int16] = try #require(try await iterator.next())
+        // The consumer dawdles: the reader fills the read-ahead and waits.
+        try await Task.sleep(for: .milliseconds(300))
+        let readSoFar = lseek(file.fileDescriptor, 0, SEEK_CUR)
+        // 21 frames of 100 ms (3,200 bytes each) and one 32 KiB read more at most.
+        #expect(readSoFar <= 21 * 3_200 + 32_768, "read \(readSoFar) of \(bytes.count) bytes ahead of the consumer")
+        while let frame = try await iterator.next() { received += frame }
+        expectIdentical(received, samples, "streamed samples vs those written")
+    }
+
+    @Test("a consumer that leaves early stops the reading, and nothing fails")
+    func rawConsumerLeaves() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("ten.raw")
+        try Data(count: 10 * 32_000).write(to: URL(fileURLWithPath: path))
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        do {
+            var iterator = RawPCMSource(fileHandle: file, frameDuration: 0.1).frames().makeAsyncIterator()
+            _ = try await iterator.next()
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        let stopped = lseek(file.fileDescriptor, 0, SEEK_CUR)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(lseek(file.fileDescriptor, 0, SEEK_CUR) == stopped)
+        #expect(stopped < 10 * 32_000, "read it all: \(stopped) bytes")
+    }
+
+    @Test("a reader waiting for room returns once the consumer has gone")
+    func readAheadStops() async throws {
+        let permits = ReadAhead(frames: 1)
+        #expect(permits.acquire())
+        let returned = Mutex<Bool?>(nil)
+        Thread.detachNewThread {
+            let result = permits.acquire()
+            returned.withLock { $0 = result }
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(returned.withLock { $0 } == nil, "a full read-ahead lets the reader through")
+        permits.stop()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(returned.withLock { $0 } == false)
     }
 
     @Test("raw 48 kHz stereo PCM is averaged and resampled to 16 kHz")
