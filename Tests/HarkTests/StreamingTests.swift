@@ -32,6 +32,18 @@ private func hearLive(_ samples: [Int16], _ live: LiveHearing) async throws -> [
     return heard + (try await live.finish())
 }
 
+/// `first`, a `pause` of silence, then `second` (each trimmed to its
+/// speech), heard live: the one turn it must make.
+private func heardAcrossPause(_ first: String, _ pause: Double, _ second: String) async throws -> HeardUtterance {
+    let live = LiveHearing(assistant: try makeStreamingAssistant())
+    let audio = silence(0.5) + (try speechOnly(spoken(first, "first"))) + silence(pause)
+        + (try speechOnly(spoken(second, "second"))) + silence(1.5)
+    let heard = try await hearLive(audio, live)
+    let texts = heard.map(\.turn?.heard)
+    try #require(heard.count == 1, "cut into \(texts)")
+    return heard[0]
+}
+
 /// The streams of these tests hold their own decoder: the rest of the
 /// suite's synchronous calls on ``sharedDecoder`` never wait for one.
 private let streamingDecoder: PocketSphinxDecoder = {
@@ -64,37 +76,27 @@ struct StreamingTests {
 
     @Test("a pause inside a sentence that is not yet whole does not cut it off")
     func pauseMidSentence() async throws {
-        let live = LiveHearing(assistant: try makeStreamingAssistant())
         // "send a message to" is no sentence of any grammar: the pause waits
         // for the full trailing silence, and Bobo is heard as the recipient.
-        let audio = silence(0.5) + (try speechOnly(spoken("send a message to", "first"))) + silence(0.6)
-            + (try speechOnly(spoken("bobo on monkeychat saying the bananas are ripe", "second"))) + silence(1.5)
-        let heard = try await hearLive(audio, live)
-        let texts = heard.map(\.turn?.heard)
-        try #require(heard.count == 1, "cut into \(texts)")
-        let turn = try #require(heard[0].turn)
+        let heard = try await heardAcrossPause("send a message to", 0.6, "bobo on monkeychat saying the bananas are ripe")
+        let turn = try #require(heard.turn)
         #expect(turn.intent == "INSendMessageIntent", "heard '\(turn.heard)'")
         #expect(turn.slots["recipients"] == "Bobo", "\(turn.slots)")
         // The message ends as a sentence does ("... are ripe"): ended after
         // the free-text silence (0.5 s), not the trailing one (0.8 s).
-        let endedEarly = heard[0].endedEarly
+        let endedEarly = heard.endedEarly
         #expect(endedEarly)
-        let silenceWaited = heard[0].endpointTime - heard[0].utterance.speechEndTime
+        let silenceWaited = heard.endpointTime - heard.utterance.speechEndTime
         #expect(silenceWaited < 0.75, "waited \(silenceWaited) s of silence")
     }
 
     @Test("a pause inside free text whose words so far do not end a sentence does not cut the message off")
     func pauseInsideFreeText() async throws {
-        let live = LiveHearing(assistant: try makeStreamingAssistant())
         // "... saying meet me at the" is a whole request but for its
         // message, which does not end there: the 0.6 s pause waits for the
         // full trailing silence and the message goes on.
-        let audio = silence(0.5) + (try speechOnly(spoken("send a message to bobo on monkeychat saying meet me at the", "first")))
-            + silence(0.6) + (try speechOnly(spoken("station", "second"))) + silence(1.5)
-        let heard = try await hearLive(audio, live)
-        let texts = heard.map(\.turn?.heard)
-        try #require(heard.count == 1, "cut into \(texts)")
-        let turn = try #require(heard[0].turn)
+        let heard = try await heardAcrossPause("send a message to bobo on monkeychat saying meet me at the", 0.6, "station")
+        let turn = try #require(heard.turn)
         #expect(turn.intent == "INSendMessageIntent", "heard '\(turn.heard)'")
         let content = turn.slots["content"] ?? ""
         #expect(content.hasSuffix("station"), "\(turn.slots)")
