@@ -232,6 +232,19 @@ struct CLITests {
         #expect(result.err.split(separator: "\n").count == 1)
     }
 
+    @Test("listen's endpointing options outside their range are one-line errors saying the range")
+    func endpointingOptions() throws {
+        for (arguments, message) in [
+            (["--free-text-end-silence", "5"], "--free-text-end-silence takes seconds from 0.05 to --trailing-silence"),
+            (["--free-text-end-probability", "2"], "--free-text-end-probability takes a number from 0 to 1"),
+            (["--complete-sentence-silence", "soon"], "--complete-sentence-silence takes seconds"),
+        ] {
+            let result = try runHark(["listen", "--device", "-", "--playback", "none"] + arguments, stdin: "/dev/null")
+            #expect(result.status != 0)
+            #expect(result.err.contains(message), "\(arguments): \(result.err)")
+        }
+    }
+
     @Test("listen reads raw PCM on stdin, splits utterances and answers each")
     func listenStdin() throws {
         // Two fixture requests with two seconds of silence between them, as raw PCM.
