@@ -99,13 +99,6 @@ public final class ALSACapture: AudioSource {
     }
 }
 
-/// Set once when the stream's consumer goes away.
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .releasing) }
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-}
-
 /// The body of one capture thread: read, convert, yield, until stopped or failed.
 private struct CaptureLoop: Sendable {
     let device: String

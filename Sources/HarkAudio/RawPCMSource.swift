@@ -138,10 +138,19 @@ public struct RawPCMSource: AudioSource {
     }
 }
 
+/// Set once, from any thread: a source's consumer has gone, or playback
+/// was cancelled (the reader and device threads poll it).
+public final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func set() { flag.store(true, ordering: .releasing) }
+    public var isSet: Bool { flag.load(ordering: .acquiring) }
+}
+
 /// How many frames a reader thread may yield ahead of its consumer.
 final class ReadAhead: Sendable {
     private let slots: DispatchSemaphore
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = StopFlag()
 
     init(frames: Int) {
         // Made empty and filled: libdispatch traps when a semaphore is freed
@@ -153,16 +162,16 @@ final class ReadAhead: Sendable {
     /// Waits for room for one more frame; false once the consumer has gone.
     func acquire() -> Bool {
         while slots.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if stopped.load(ordering: .acquiring) { return false }
+            if stopped.isSet { return false }
         }
-        return !stopped.load(ordering: .acquiring)
+        return !stopped.isSet
     }
 
     /// One frame was taken.
     func release() { slots.signal() }
 
     /// The consumer has gone: a waiting reader returns.
-    func stop() { stopped.store(true, ordering: .releasing) }
+    func stop() { stopped.set() }
 
     /// The read stream's iterator, used by one consumer at a time (an
     /// AsyncThrowingStream's consumer awaits each element before the next).

@@ -215,12 +215,25 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// Serialises ps_init, whose logging set-up is global (see ``makeDecoder(_:modelPath:)``).
     private static let initLock = NSLock()
 
+    /// Calls `body` with `strings` as a C array of C strings (and its
+    /// count), valid only during the call.
+    static func withCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32) -> R) -> R {
+        var copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return copies.withUnsafeMutableBufferPointer { body($0.baseAddress, Int32($0.count)) }
+    }
+
+    /// The words of `decoder`'s best path so far (or of the ended
+    /// utterance), as pocketsphinx gives them; "" with none.
+    static func hypothesis(of decoder: OpaquePointer) -> String {
+        var score: Int32 = 0
+        return ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+    }
+
     private static func makeDecoder(_ args: [String: String], modelPath: String) throws -> OpaquePointer {
-        var argv: [UnsafeMutablePointer<CChar>?] = args.sorted { $0.key < $1.key }
-            .flatMap { [strdup($0.key), strdup($0.value)] }
-        defer { argv.forEach { free($0) } }
-        let config: OpaquePointer? = argv.withUnsafeMutableBufferPointer { buffer in
-            cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 0)
+        let argv = args.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        let config: OpaquePointer? = withCStrings(argv) { strings, count in
+            cmd_ln_parse_r(nil, ps_args(), count, strings, 0)
         }
         guard let config else {
             throw RecognitionError("pocketsphinx rejected the decoder options \(args.keys.sorted()) (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
@@ -643,8 +656,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     static func endUtterance(_ decoder: OpaquePointer) throws -> (segments: [Segment], confidence: Double) {
         guard ps_end_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx failed to end the utterance") }
         let lmath = ps_get_logmath(decoder)
-        var score: Int32 = 0
-        let hyp = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+        let hyp = hypothesis(of: decoder)
         let probability = hyp.isEmpty ? 0 : logmath_exp(lmath, ps_get_prob(decoder))
         var segments: [Segment] = []
         var seg = ps_seg_iter(decoder)
@@ -808,11 +820,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// tag, whose id is in range.
     private static func addWordClass(_ words: Set<String>, to decoder: OpaquePointer) -> Bool {
         guard let lm = languageModel(of: decoder), ngram_wid(lm, addedWordClassTag) != NGRAM_INVALID_WID else { return false }
-        var names: [UnsafeMutablePointer<CChar>?] = words.sorted().map { strdup($0) }
-        defer { names.forEach { free($0) } }
-        let weights = [Float](repeating: 1 / Float(names.count), count: names.count)
-        return names.withUnsafeMutableBufferPointer { buffer in
-            ngram_model_add_class(lm, addedWordClassTag, 1, buffer.baseAddress, weights, Int32(buffer.count))
+        let weights = [Float](repeating: 1 / Float(words.count), count: words.count)
+        return withCStrings(words.sorted()) { names, count in
+            ngram_model_add_class(lm, addedWordClassTag, 1, names, weights, count)
         } >= 0
     }
 

@@ -148,9 +148,7 @@ extension PocketSphinxDecoder {
     func streamPartial(_ grammar: DecoderGrammar, side: SidePasses) throws -> PartialRecognition {
         try state.withLock { (state: inout State?) throws -> PartialRecognition in
             guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
-            var score: Int32 = 0
-            let hypothesis = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
-            let tokens = hypothesis.split(separator: " ").map(String.init)
+            let tokens = Self.hypothesis(of: decoder).split(separator: " ").map(String.init)
             let words = tokens.compactMap { PhoneLoop.kind(of: $0) == nil ? Self.spokenWord($0) : nil }
             var sentence = grammar.reading(of: tokens)
             if case .endsInFreeText = sentence, let dictation = side.dictation?.value {
@@ -165,9 +163,7 @@ extension PocketSphinxDecoder {
     /// sentence ends after the last two words of the decoder's best path
     /// so far; nil with no word heard.
     static func sentenceEndProbability(afterHypothesisOf decoder: OpaquePointer) -> Double? {
-        var score: Int32 = 0
-        guard let hypothesis = ps_get_hyp(decoder, &score).map({ String(cString: $0) }) else { return nil }
-        return sentenceEndProbability(after: hypothesis.split(separator: " ").map(String.init), of: decoder)
+        sentenceEndProbability(after: hypothesis(of: decoder).split(separator: " ").map(String.init), of: decoder)
     }
 
     /// How likely the n-gram `decoder`'s language model finds that a
@@ -179,11 +175,10 @@ extension PocketSphinxDecoder {
         guard let last = spoken.last, let model = languageModel(of: decoder), let logmath = ps_get_logmath(decoder) else { return nil }
         let before = spoken.count > 1 ? spoken[spoken.count - 2] : "<s>"
         // The n-gram, the word first and then its history backwards.
-        let ngramWords: [String] = ["</s>", last, before]
-        let copies = ngramWords.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        var ngram: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
-        return logmath_exp(logmath, ngram_prob(model, &ngram, 3))
+        let logProbability = withCStrings(["</s>", last, before]) { ngram, count in
+            ngram_prob(model, UnsafePointer(OpaquePointer(ngram)), count)
+        }
+        return logmath_exp(logmath, logProbability)
     }
 
     /// ``sentenceEndProbability(after:of:)`` by the dictation decoder; nil

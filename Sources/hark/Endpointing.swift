@@ -30,15 +30,15 @@ struct EndpointingOptions: ParsableArguments {
         guard trailingSilence > 0.05, trailingSilence < 10 else {
             throw ValidationError("--trailing-silence must be between 0.05 and 10 seconds")
         }
-        if freeTextEndSilence != "off" {
-            guard let seconds = Double(freeTextEndSilence), seconds >= 0.05, seconds <= trailingSilence else {
-                throw ValidationError("--free-text-end-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence)), or 'off'")
-            }
-        }
-        if completeSentenceSilence != "off" {
-            guard let seconds = Double(completeSentenceSilence), seconds >= 0.05, seconds <= trailingSilence else {
-                throw ValidationError("--complete-sentence-silence takes seconds from 0.05 to --trailing-silence (\(trailingSilence)), or 'off'")
-            }
+        try checkSilence(freeTextEndSilence, of: "--free-text-end-silence")
+        try checkSilence(completeSentenceSilence, of: "--complete-sentence-silence")
+    }
+
+    /// A shorter silence than the trailing one: seconds from 0.05 to
+    /// --trailing-silence, or 'off'.
+    private func checkSilence(_ value: String, of option: String) throws {
+        guard value == "off" || Double(value).map({ $0 >= 0.05 && $0 <= trailingSilence }) == true else {
+            throw ValidationError("\(option) takes seconds from 0.05 to --trailing-silence (\(trailingSilence)), or 'off'")
         }
     }
 
