@@ -303,6 +303,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             phones: state.phones, leadingPhrases: grammar.leadingPhrases)
         let fsg = try FSGBuilder.build(grammar.automaton, settings: settings, name: name, decoder: decoder)
         defer { fsg_model_free(fsg) }
+        // HARK_FSG_DUMP=/tmp/grammar.fsg writes the search as pocketsphinx
+        // gets it (sphinx FSG text format), to see what its size comes from.
+        if let dump = ProcessInfo.processInfo.environment["HARK_FSG_DUMP"], !dump.isEmpty {
+            fsg_model_writefile(fsg, dump)
+        }
         guard ps_set_fsg(decoder, name, fsg) == 0, ps_set_search(decoder, name) == 0 else {
             ps_unset_search(decoder, name)
             throw RecognitionError("pocketsphinx rejected the grammar (\(graph.stateCount) states); set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why")
