@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "HarkALSATests", dependencies: ["HarkTestSupport", "HarkALSA", "HarkAudio", "CALSA"]),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkTestSupport", "HarkSpeech", "HarkAudio", "HarkRecognition"]),
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkTestSupport", "HarkGrammar", "CPocketSphinx"]),
-        .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkTestSupport", "HarkRecognition", "HarkAudio", "HarkGrammar"]),
+        .testTarget(name: "HarkRecognitionTests", dependencies: ["HarkTestSupport", "HarkRecognition", "HarkAudio", "HarkGrammar", "CPocketSphinx"]),
         .testTarget(name: "HarkCatalogTests", dependencies: ["HarkTestSupport", "HarkCatalog", "HarkGrammar"]),
         .testTarget(name: "HarkEngineTests", dependencies: ["HarkTestSupport", "HarkEngine", "HarkIntents"]),
         .testTarget(name: "HarkExtensionsTests", dependencies: ["HarkTestSupport", "HarkExtensions", "HarkEngine", "HarkIntents", .product(name: "Logging", package: "swift-log")]),

@@ -62,3 +62,8 @@ fi
 # package, from PyPI's pyrnnoise wheel, pinned by SHA-256 (Python's standard
 # library only). On a machine with no pinned build Hark runs without it.
 python3 "$(dirname "$0")/install-rnnoise.py"
+
+# The n-gram model that reads free text, pruned from Debian's (27 MB resident
+# -> 18 MB, README "Memory"): models/dictation/language-model.lm.bin. Hark
+# uses Debian's whole model when it is absent.
+python3 "$(dirname "$0")/prune-lm.py"

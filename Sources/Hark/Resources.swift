@@ -35,13 +35,17 @@ public enum Resources {
     }
 
     /// The words free-text slots may take, from `models/dictation/words.txt`,
-    /// and those the n-gram pass reads them as, from `reading-words.txt`.
+    /// those the n-gram pass reads them as, from `reading-words.txt`, and
+    /// its pruned language model, `language-model.lm.bin`, when
+    /// `scripts/prune-lm.py` has made it (else the acoustic model's own).
     ///
     /// - Throws: ``RecognitionError`` naming the file when it is missing or malformed.
     public static func dictation(modelsDirectory: String) throws -> DictationVocabulary {
         let folder = (modelsDirectory as NSString).appendingPathComponent("dictation")
         var vocabulary = try DictationVocabulary(contentsOf: (folder as NSString).appendingPathComponent("words.txt"))
         try vocabulary.loadReadingWords(contentsOf: (folder as NSString).appendingPathComponent("reading-words.txt"))
+        let pruned = (folder as NSString).appendingPathComponent("language-model.lm.bin")
+        if FileManager.default.isReadableFile(atPath: pruned) { vocabulary.languageModel = pruned }
         return vocabulary
     }
 }

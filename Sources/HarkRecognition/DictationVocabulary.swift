@@ -34,6 +34,15 @@ public struct DictationVocabulary: Sendable, Equatable {
     /// 10,000 saved 35 MiB more but lost a command ("pears" heard as "paris").
     public var readingVocabularySize: Int?
 
+    /// The n-gram language model the n-gram pass reads free text with, in
+    /// place of the acoustic model's own (``AcousticModel/languageModel``):
+    /// `models/dictation/language-model.lm.bin`, which `scripts/prune-lm.py`
+    /// (run by `scripts/setup.sh`) makes from Debian's by relative-entropy
+    /// pruning — 1,315,153 of its 2,051,547 bigrams and 1,015,516 of its
+    /// 1,669,625 trigrams, 9 MB less resident, every fixture read as before
+    /// (README, "Memory"). nil: the acoustic model's.
+    public var languageModel: String?
+
     public init(logProbabilities: [String: Double] = [:]) {
         self.logProbabilities = logProbabilities
     }

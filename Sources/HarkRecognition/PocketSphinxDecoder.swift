@@ -722,7 +722,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     private func prepareDictation(_ grammar: DecoderGrammar, in state: inout State) throws {
         let needed = grammar.graph.vocabulary.union(grammar.dictation.words)
         if state.dictation == nil {
-            guard let lm = model.languageModel else {
+            guard let lm = grammar.dictation.languageModel ?? model.languageModel else {
                 throw RecognitionError.missingModel(model.acousticModel, "free-text slots need an n-gram language model (en-us.lm.bin) beside it")
             }
             // The n-gram search is built over the decoder's dictionary: given
