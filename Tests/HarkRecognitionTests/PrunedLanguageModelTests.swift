@@ -100,15 +100,6 @@ struct PrunedLanguageModelTests {
             return [Int(counts[0]), Int(counts[1]), Int(counts[2])]
         }
         #expect(counts[1...] == (try NGramModel(pruned)).counts[1...])
-        func ending(_ text: String) throws -> Double {
-            try #require(decoder.sentenceEndProbability(after: text.split(separator: " ").map(String.init)))
-        }
-        let threshold = DecoderOptions.defaultFreeTextEndProbability
-        for finished in ["please send more bananas", "i'm running late", "where are you", "the bananas are ripe", "see you tonight"] {
-            #expect(try ending(finished) >= threshold, "\(finished)")
-        }
-        for unfinished in ["please send more", "i'll be", "meet me at the", "where are", "water the"] {
-            #expect(try ending(unfinished) < threshold, "\(unfinished)")
-        }
+        try expectMessageEndsJudged(by: decoder)
     }
 }
