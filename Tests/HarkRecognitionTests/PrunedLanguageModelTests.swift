@@ -47,7 +47,7 @@ private final class NGramModel {
 
 @Suite("The pruned n-gram model that reads free text (scripts/prune-lm.py)")
 struct PrunedLanguageModelTests {
-    @Test("setup made it, Hark's models folder offers it, and it is a third smaller than Debian's")
+    @Test("setup made it beside the dictation words, and it is a third smaller than Debian's")
     func made() throws {
         try #require(FileManager.default.fileExists(atPath: pruned), "no \(pruned): scripts/setup.sh runs scripts/prune-lm.py")
         let model = try AcousticModel()
