@@ -24,6 +24,22 @@ struct InstallTests {
         #expect(Resources.modelsDirectory(environment: ["HARK_MODELS": "/elsewhere"], executable: executable, currentDirectory: checkout) == "/elsewhere")
     }
 
+    @Test("the dictation's pruned n-gram model is offered when set-up made it; without it, none (the acoustic model's)")
+    func prunedLanguageModel() throws {
+        let models = Repo.root.appendingPathComponent("models")
+        let pruned = models.appendingPathComponent("dictation/language-model.lm.bin").path
+        try #require(FileManager.default.fileExists(atPath: pruned), "scripts/setup.sh runs scripts/prune-lm.py")
+        #expect(try Resources.dictation(modelsDirectory: models.path).languageModel == pruned)
+        // A models folder with the word lists alone.
+        let bare = try temporaryDirectory("models")
+        try FileManager.default.createDirectory(at: bare.appendingPathComponent("dictation"), withIntermediateDirectories: true)
+        for list in ["words.txt", "reading-words.txt"] {
+            try FileManager.default.copyItem(at: models.appendingPathComponent("dictation/" + list),
+                                             to: bare.appendingPathComponent("dictation/" + list))
+        }
+        #expect(try Resources.dictation(modelsDirectory: bare.path).languageModel == nil)
+    }
+
     @Test("make install-files into a temporary PREFIX; the installed hark runs from another directory; make uninstall removes it")
     func install() throws {
         let prefix = try temporaryDirectory("install").appendingPathComponent("usr")
