@@ -162,11 +162,16 @@ public actor ExtensionProcess {
         case .overlong(let prefix):
             throw failing(.garbage, "printed a line over \(LineChannel.maximumLineLength) bytes for request \(id): \(Self.excerpt(prefix))…")
         case .end:
+            // Wait for the exit first: an exiting process releases its files
+            // last-opened first, so its standard output can report its end
+            // before its standard input is released, and only that release
+            // marks a request left unread (ECONNRESET). Once the process is
+            // reaped, every file of it has been released.
+            let status = exitStatus(of: running.process)
             if mayBeUnread, Self.closedUnread(running.input) {
                 stop(reason: "it exited without reading request \(id)")
                 throw RequestNeverRead()
             }
-            let status = exitStatus(of: running.process)
             // Its last words on standard error explain the exit: let them arrive.
             stderrTail.waitUntilFinished()
             stop(reason: "it exited")

@@ -195,6 +195,31 @@ struct ExtensionProcessTests {
         #expect(handled == "1\n2\n3\n")
     }
 
+    @Test("a one-shot process whose output ends before it lets go of its input still gets no request it never read")
+    func outputEndsBeforeInput() async throws {
+        // An exiting process releases its files last-opened first: its
+        // output reports its end before its unread input is released (and
+        // marked unread). Here the gap is made wide: it closes its output
+        // after answering and exits a tenth of a second later.
+        let process = try Self.process(["sh", "-c", #"""
+            echo '{"hark_extension": 1, "intents": ["orderDrink"], "stages": ["handle"]}'
+            read -r request
+            id=$(printf '%s' "$request" | sed 's/.*"id":\([0-9]*\).*/\1/')
+            echo "$id" >> "$HARK_APP_DATA_DIR/handled"
+            echo "{\"id\": $id, \"code\": \"success\", \"speech\": \"Shell order $id.\"}"
+            exec >&-
+            sleep 0.1
+            """#])
+        let handler = Self.handler(process)
+        let latte = Self.intent(["coffeeDrink": "latte", "size": "large"])
+        for order in 1...3 {
+            #expect(try await handler.handle(latte).message == "Shell order \(order).")
+        }
+        await process.shutdown()
+        let handled = try String(contentsOf: await process.dataDirectory.appendingPathComponent("handled"), encoding: .utf8)
+        #expect(handled == "1\n2\n3\n")
+    }
+
     @Test("an extension that reads a request and then dies is not sent it again")
     func readThenDie() async throws {
         let process = try Self.process(["sh", "-c", #"""
