@@ -184,8 +184,9 @@ enum FSGBuilder {
                 var seen = Set<Int>()
                 for move in left {
                     for other in having[move] ?? [] where other != state && seen.insert(other).inserted {
+                        // Only states of at least minimumShared moves are in `having`.
                         let size = sets[other].count
-                        guard size < sets[state].count, size >= minimumShared else { continue }
+                        guard size < sets[state].count else { continue }
                         // The largest; of equals, the first (the same FSG every run).
                         if let best, sets[best].count > size || (sets[best].count == size && best < other) { continue }
                         guard sets[other].isSubset(of: left) else { continue }

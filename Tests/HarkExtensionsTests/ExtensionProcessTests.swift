@@ -173,43 +173,20 @@ struct ExtensionProcessTests {
         await process.shutdown()
     }
 
-    @Test("a one-shot script still exiting when the next request comes never reads it: a new process gets it, and nothing is done twice")
-    func oneShotStillExiting() async throws {
-        // It answers, then takes half a second to exit: the next request is
-        // sent while it still runs, and it exits without reading it.
-        let process = try Self.process(["sh", "-c", #"""
+    /// A shell script that answers one request, noting its id in the data
+    /// folder's `handled`, and then runs `afterAnswering` before it exits.
+    static func oneShotScript(afterAnswering: String) -> [String] {
+        ["sh", "-c", #"""
             echo '{"hark_extension": 1, "intents": ["orderDrink"], "stages": ["handle"]}'
             read -r request
             id=$(printf '%s' "$request" | sed 's/.*"id":\([0-9]*\).*/\1/')
             echo "$id" >> "$HARK_APP_DATA_DIR/handled"
             echo "{\"id\": $id, \"code\": \"success\", \"speech\": \"Shell order $id.\"}"
-            sleep 0.5
-            """#])
-        let handler = Self.handler(process)
-        let latte = Self.intent(["coffeeDrink": "latte", "size": "large"])
-        #expect(try await handler.handle(latte).message == "Shell order 1.")
-        #expect(try await handler.handle(latte).message == "Shell order 2.")
-        #expect(try await handler.handle(latte).message == "Shell order 3.")
-        await process.shutdown()
-        let handled = try String(contentsOf: await process.dataDirectory.appendingPathComponent("handled"), encoding: .utf8)
-        #expect(handled == "1\n2\n3\n")
+            """# + "\n" + afterAnswering]
     }
 
-    @Test("a one-shot process whose output ends before it lets go of its input still gets no request it never read")
-    func outputEndsBeforeInput() async throws {
-        // An exiting process releases its files last-opened first: its
-        // output reports its end before its unread input is released (and
-        // marked unread). Here the gap is made wide: it closes its output
-        // after answering and exits a tenth of a second later.
-        let process = try Self.process(["sh", "-c", #"""
-            echo '{"hark_extension": 1, "intents": ["orderDrink"], "stages": ["handle"]}'
-            read -r request
-            id=$(printf '%s' "$request" | sed 's/.*"id":\([0-9]*\).*/\1/')
-            echo "$id" >> "$HARK_APP_DATA_DIR/handled"
-            echo "{\"id\": $id, \"code\": \"success\", \"speech\": \"Shell order $id.\"}"
-            exec >&-
-            sleep 0.1
-            """#])
+    /// Three orders to `process` are each answered, and each handled once.
+    static func expectThreeOrdersHandledOnce(by process: ExtensionProcess) async throws {
         let handler = Self.handler(process)
         let latte = Self.intent(["coffeeDrink": "latte", "size": "large"])
         for order in 1...3 {
@@ -218,6 +195,22 @@ struct ExtensionProcessTests {
         await process.shutdown()
         let handled = try String(contentsOf: await process.dataDirectory.appendingPathComponent("handled"), encoding: .utf8)
         #expect(handled == "1\n2\n3\n")
+    }
+
+    @Test("a one-shot script still exiting when the next request comes never reads it: a new process gets it, and nothing is done twice")
+    func oneShotStillExiting() async throws {
+        // It answers, then takes half a second to exit: the next request is
+        // sent while it still runs, and it exits without reading it.
+        try await Self.expectThreeOrdersHandledOnce(by: Self.process(Self.oneShotScript(afterAnswering: "sleep 0.5")))
+    }
+
+    @Test("a one-shot process whose output ends before it lets go of its input still gets no request it never read")
+    func outputEndsBeforeInput() async throws {
+        // An exiting process releases its files last-opened first: its
+        // output reports its end before its unread input is released (and
+        // marked unread). Here the gap is made wide: it closes its output
+        // after answering and exits a tenth of a second later.
+        try await Self.expectThreeOrdersHandledOnce(by: Self.process(Self.oneShotScript(afterAnswering: "exec >&-\nsleep 0.1")))
     }
 
     @Test("an extension that reads a request and then dies is not sent it again")
