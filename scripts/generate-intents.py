@@ -180,7 +180,7 @@ DOMAINS = [
         ], "I made the {title} list.", "Sorry, I couldn't make that list.",
           examples=["Make a grocery list with apples, bananas and pears in {app}"]),
         I("INSetTaskAttributeIntent", "Marks a task done or not done.", [
-            P("targetTask", "String", "Which task?", "The task, as dictated; the app finds it.", True),
+            P("targetTask", "String", "Which task?", "The task, one of the app's item titles.", True, vocabulary="notebookItemTitle"),
             P("status", "INTaskStatus", "Done or not done?", "Completed or not completed.", True, vocabulary="taskStatus"),
         ], "Marked {targetTask} as {status}.", "Sorry, I couldn't change that task.",
           examples=["Mark buy iPhone as completed in {app}"]),

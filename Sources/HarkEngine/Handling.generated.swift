@@ -1270,7 +1270,7 @@ struct INCreateTaskListIntentBridge<Handler: INCreateTaskListIntentHandling>: In
 /// missing required one, and answer `ready`); `handle` is required. The engine calls
 /// them in order through ``INSetTaskAttributeIntent/handler(_:)``.
 public protocol INSetTaskAttributeIntentHandling: Sendable {
-    /// Decides whether `intent.targetTask` is right (The task, as dictated; the app finds it.)
+    /// Decides whether `intent.targetTask` is right (The task, one of the app's item titles.)
     func resolveTargetTask(for intent: INSetTaskAttributeIntent) async throws -> Resolution<String>
     /// Decides whether `intent.status` is right (Completed or not completed.)
     func resolveStatus(for intent: INSetTaskAttributeIntent) async throws -> Resolution<INTaskStatus>

@@ -1181,8 +1181,8 @@ public struct INSetTaskAttributeIntent: TypedIntent, Hashable {
         name: "INSetTaskAttributeIntent",
         domain: "Lists and Notes",
         parameters: [
-            ParameterDescription(name: "targetTask", kind: .text, prompt: "Which task?",
-                                 required: true, type: "String", documentation: "The task, as dictated; the app finds it."),
+            ParameterDescription(name: "targetTask", kind: .vocabulary("notebookItemTitle"), prompt: "Which task?",
+                                 required: true, type: "String", documentation: "The task, one of the app's item titles."),
             ParameterDescription(name: "status", kind: .vocabulary("taskStatus"), prompt: "Done or not done?",
                                  required: true, type: "INTaskStatus", documentation: "Completed or not completed.")
         ],
@@ -1193,7 +1193,7 @@ public struct INSetTaskAttributeIntent: TypedIntent, Hashable {
         summary: "Marks a task done or not done."
     )
 
-    /// The task, as dictated; the app finds it.
+    /// The task, one of the app's item titles.
     public var targetTask: String?
     /// Completed or not completed.
     public var status: INTaskStatus?

@@ -93,9 +93,9 @@ public struct SampleApps: Sendable {
             ?? app.initial
         // The notebook apps' titles change as lists and notes are made.
         let source: @Sendable () async -> [String: [String]]? = {
-            ["notebookItemTitle": titlesAndWords(app.titles(in: await store.notebook))]
+            ["notebookItemTitle": app.vocabulary(in: await store.notebook)]
         }
-        return (store, AppRuntime(handlers: app.handlers(store), vocabulary: ["notebookItemTitle": titlesAndWords(app.titles(in: book))],
+        return (store, AppRuntime(handlers: app.handlers(store), vocabulary: ["notebookItemTitle": app.vocabulary(in: book)],
                                   vocabularySource: source))
     }
 
@@ -177,16 +177,27 @@ protocol NotebookApp {
     static var group: String { get }
     static var initial: NotebookStore.Notebook { get }
     static func handlers(_ store: NotebookStore) -> [String: any IntentHandler]
-    /// The titles the app registers as vocabulary.
-    static func titles(in book: NotebookStore.Notebook) -> [String]
+    /// What the app registers as its `notebookItemTitle` vocabulary.
+    static func vocabulary(in book: NotebookStore.Notebook) -> [String]
 }
 
 extension ListOMat: NotebookApp {
-    static func titles(in book: NotebookStore.Notebook) -> [String] { book.lists.map(\.title) }
+    /// Its lists' titles, and their words ("the store list").
+    static func vocabulary(in book: NotebookStore.Notebook) -> [String] { SampleApps.titlesAndWords(book.lists.map(\.title)) }
 }
 
 extension TasksNotes: NotebookApp {
-    static func titles(in book: NotebookStore.Notebook) -> [String] { book.lists.map(\.title) + book.notes.map(\.title) }
+    /// Its lists' and notes' titles and their words, then its tasks' titles
+    /// from the last added (SiriKit's `notebookItemTitle` is "the title of a
+    /// note, task, or task list"). A task to tick off is one the person
+    /// already has; as free text, kitchen clatter was heard as "set that a
+    /// done". A task is named whole: a word of it alone ("five" of "run five
+    /// k") fitted out-of-grammar speech too easily.
+    static func vocabulary(in book: NotebookStore.Notebook) -> [String] {
+        let named = SampleApps.titlesAndWords(book.lists.map(\.title) + book.notes.map(\.title))
+        var seen = Set(named.map { $0.lowercased() })
+        return named + book.lists.flatMap(\.tasks).reversed().map(\.title).filter { seen.insert($0.lowercased()).inserted }
+    }
 }
 
 extension SampleApps {

@@ -18,7 +18,7 @@ struct DomainGrammarTests {
         var catalog = try! Catalog.load(appsDirectory: apps.path, domainsDirectory: Repo.models + "/domains")
         catalog.apps.removeAll { $0.name != "Testy" }
         for (type, strings) in ["contactName": ["Bobo"], "workoutActivityName": ["Bananarific", "Run"],
-                                "notebookItemTitle": ["grocery", "store", "shopping", "training"], "photoAlbumName": ["vacation"],
+                                "notebookItemTitle": ["grocery", "store", "shopping", "training", "buy iPhone"], "photoAlbumName": ["vacation"],
                                 "paymentsAccountNickname": ["checking", "savings"], "rideOption": ["Banana Car"]] {
             catalog.setVocabulary(strings, type: type, app: "Testy")
         }

@@ -209,11 +209,28 @@ struct NaturalPhrasingTests {
         }
         // Without the app named, "I did ..." is someone telling what they did.
         #expect(await assistant.reading(of: "I finished my run this morning, ten kilometers") == .notUnderstood)
+        #expect(await assistant.read("add the dishes to my reminders in TasksNotes").code == "success")
         #expect(await assistant.reading(of: "I did the dishes") == .notUnderstood)
         #expect(await assistant.reading(of: "TasksNotes, I did the dishes")
             == .understood(app: "TasksNotes", intent: "INSetTaskAttributeIntent", slots: ["targetTask": "the dishes", "status": "completed"]))
         // "Done" or "not done" said as such still reads as before.
         #expect(await assistant.read("mark buy milk as not done in TasksNotes").slots["status"] == "notCompleted")
+    }
+
+    @Test("a task to tick off is one TasksNotes has: its tasks are its vocabulary, from the moment they are added")
+    func tasksAreVocabulary() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // No such task: nothing to mark, and no free text to take the words as one.
+        for sentence in ["mark walk the dog as done in TasksNotes", "tick off walk the dog", "set that a done"] {
+            #expect(await assistant.reading(of: sentence) == .notUnderstood, "\(sentence)")
+        }
+        #expect(await assistant.read("remind me to walk the dog in TasksNotes").code == "success")
+        let marked = await assistant.read("tick off walk the dog")
+        #expect(marked.app == "TasksNotes" && marked.code == "success", "\(marked.speech)")
+        #expect(marked.slots == ["targetTask": "walk the dog", "status": "completed"])
+        // Named as the app has it, not as typed.
+        #expect(await assistant.reading(of: "mark BUY iPhone as done in TasksNotes")
+            == .understood(app: "TasksNotes", intent: "INSetTaskAttributeIntent", slots: ["targetTask": "buy iPhone", "status": "completed"]))
     }
 
     @Test("asides, the app asked like a person, possessives and numbers run into their units")
