@@ -156,7 +156,15 @@ public final class NoiseSuppressor: @unchecked Sendable {
     ///
     /// - Throws: ``NoiseSuppressorError`` when resampling fails or RNNoise cannot start.
     public func suppress(_ samples: [Int16], sampleRate: Int = PCMAudio.recognitionRate) throws(NoiseSuppressorError) -> [Int16] {
-        guard !samples.isEmpty else { return samples }
+        try enhance(samples, sampleRate: sampleRate).samples
+    }
+
+    /// ``suppress(_:sampleRate:)``'s output, with RNNoise's own reading of
+    /// each 10 ms frame: the probability that someone is speaking in it.
+    ///
+    /// - Throws: ``NoiseSuppressorError`` when resampling fails or RNNoise cannot start.
+    public func enhance(_ samples: [Int16], sampleRate: Int = PCMAudio.recognitionRate) throws(NoiseSuppressorError) -> Enhancement {
+        guard !samples.isEmpty else { return Enhancement(samples: samples, speechProbabilities: []) }
         let up: PCMAudio
         do {
             up = try Resampler.resample(PCMAudio(int16: samples, sampleRate: sampleRate), to: Self.rate, converter: Resampler.fastConverter)
@@ -174,14 +182,20 @@ public final class NoiseSuppressor: @unchecked Sendable {
         var input = [Float](repeating: 0, count: frames * frameSize)
         for (i, x) in up.samples.enumerated() { input[i] = x * 32768 }
         var output = [Float](repeating: 0, count: input.count)
+        var voice = [Float](repeating: 0, count: frames)
         input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
                 for frame in 0..<frames {
                     let offset = frame * frameSize
-                    _ = process(state, outBuffer.baseAddress! + offset, inBuffer.baseAddress! + offset)
+                    voice[frame] = process(state, outBuffer.baseAddress! + offset, inBuffer.baseAddress! + offset)
                 }
             }
         }
+        // The network reads a frame with its look-ahead: the reading that
+        // came `latency` samples later is the frame's.
+        let lag = Self.latency / frameSize
+        let inputFrames = (up.samples.count + frameSize - 1) / frameSize
+        let speechProbabilities = Array(voice[min(lag, voice.count)..<min(voice.count, lag + inputFrames)])
         let residual = Self.residual
         let aligned = (0..<up.samples.count).map { output[Self.latency + $0] / 32768 + residual * up.samples[$0] }
         let down: PCMAudio
@@ -193,7 +207,32 @@ public final class NoiseSuppressor: @unchecked Sendable {
         var result = down.int16Samples()
         if result.count > samples.count { result.removeLast(result.count - samples.count) }
         if result.count < samples.count { result += [Int16](repeating: 0, count: samples.count - result.count) }
-        return result
+        return Enhancement(samples: result, speechProbabilities: speechProbabilities)
+    }
+
+    /// Denoised audio, and how sure RNNoise was, frame by frame, that it held speech.
+    public struct Enhancement: Sendable, Equatable {
+        /// As many samples as went in, aligned with them.
+        public var samples: [Int16]
+        /// RNNoise's voice probability (0...1) for each 10 ms of the input.
+        public var speechProbabilities: [Float]
+
+        /// How surely anyone spoke at all: the highest mean of
+        /// ``speechProbabilities`` over `window` frames in a row (0.3 s;
+        /// the mean of them all when there are fewer). Speech scores near 1
+        /// even under loud noise; noise alone scores well under it
+        /// (``DenoisingRecognizer/minimumSpeechPresence``).
+        public func speechPresence(window: Int = 30) -> Double {
+            guard !speechProbabilities.isEmpty else { return 0 }
+            let span = min(window, speechProbabilities.count)
+            var sum = speechProbabilities.prefix(span).reduce(0.0) { $0 + Double($1) }
+            var best = sum
+            for i in span..<speechProbabilities.count {
+                sum += Double(speechProbabilities[i]) - Double(speechProbabilities[i - span])
+                best = max(best, sum)
+            }
+            return best / Double(span)
+        }
     }
 }
 

@@ -95,6 +95,48 @@ struct NoiseSuppressorTests {
         #expect(NoiseSuppressor.estimatedSNR([]) == 0)
     }
 
+    /// A 1 kHz tone with 50 ms bursts of loud noise every 300 ms (a kettle
+    /// and a spoon on a cup), 3 s: sound, but nobody speaking.
+    static func clatter() -> [Int16] {
+        let bursts = noise(count: 48_000, rms: 4_000)
+        return (0..<48_000).map { i in
+            let tone = 1_500 * sin(2 * Double.pi * 1_000 * Double(i) / 16_000)
+            return Int16(clamping: Int((tone + (i % 4_800 < 800 ? bursts[i] : 0)).rounded()))
+        }
+    }
+
+    @Test("RNNoise's voice probability: speech, clean or under noise, is present; noise, a tone and clatter alone are not")
+    func speechPresence() throws {
+        let suppressor = try NoiseSuppressor()
+        let speech = try Self.speech()
+        let clean = try suppressor.enhance(speech)
+        // One reading per 10 ms of the input, as the samples are.
+        #expect(clean.speechProbabilities.count == (speech.count + 159) / 160)
+        #expect(clean.samples == (try suppressor.suppress(speech)))
+        #expect(clean.speechProbabilities.allSatisfy { (0...1).contains($0) })
+        let noisy = zip(speech, Self.noise(count: speech.count, rms: 600)).map { Int16(clamping: Int((Double($0) + $1).rounded())) }
+        let threshold = 0.95  // DenoisingRecognizer's default, in HarkRecognition
+        for (name, audio) in [("clean speech", clean), ("speech in noise", try suppressor.enhance(noisy))] {
+            #expect(audio.speechPresence() >= threshold, "\(name): \(audio.speechPresence())")
+        }
+        let nobody: [(String, [Int16])] = [
+            ("white noise", Self.noise(count: 48_000, rms: 600).map { Int16(clamping: Int($0.rounded())) }),
+            ("clatter", Self.clatter()),
+            ("silence", [Int16](repeating: 0, count: 48_000)),
+        ]
+        for (name, audio) in nobody {
+            let presence = try suppressor.enhance(audio).speechPresence()
+            #expect(presence < 0.8, "\(name): \(presence)")
+        }
+        // The window: the best 0.3 s, or the mean of fewer readings.
+        let reading = NoiseSuppressor.Enhancement(samples: [], speechProbabilities: [0, 1, 1, 0.5, 0])
+        #expect(reading.speechPresence(window: 2) == 1)
+        #expect(reading.speechPresence(window: 3) == 2.5 / 3)
+        #expect(reading.speechPresence(window: 10) == 0.5)
+        #expect(NoiseSuppressor.Enhancement(samples: [], speechProbabilities: []).speechPresence() == 0)
+        #expect(try suppressor.enhance([]) == NoiseSuppressor.Enhancement(samples: [], speechProbabilities: []))
+    }
+
     @Test("a missing library is an error naming where it looked and what to do")
     func missing() {
         let error = #expect(throws: NoiseSuppressorError.self) { try NoiseSuppressor(library: "/nonexistent/librnnoise.so") }

@@ -52,6 +52,38 @@ private func stream(_ samples: [Int16], through recognizer: any SpeechRecognizer
     return (partial, try await stream.finish())
 }
 
+/// The decoder, counting the utterances it is given.
+private final class Counting: SpeechRecognizer, @unchecked Sendable {
+    let inner: any SpeechRecognizer
+    private let lock = NSLock()
+    private var heard = 0
+    var utterances: Int { lock.withLock { heard } }
+    init(_ inner: any SpeechRecognizer) { self.inner = inner }
+    func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition {
+        lock.withLock { heard += 1 }
+        return try await inner.recognize(samples, grammar: grammar)
+    }
+    func startStream(grammar: DecoderGrammar) async throws -> any RecognitionStream {
+        lock.withLock { heard += 1 }
+        return try await inner.startStream(grammar: grammar)
+    }
+    func spot(_ phrase: String, in samples: [Int16], threshold: Double) async throws -> Int? {
+        try await inner.spot(phrase, in: samples, threshold: threshold)
+    }
+    func phones(of word: String) -> [String]? { inner.phones(of: word) }
+    func prepare(_ grammar: DecoderGrammar) throws { try inner.prepare(grammar) }
+}
+
+/// 3 s of sound with nobody speaking: a 1 kHz tone with a loud 50 ms
+/// burst of noise every 300 ms.
+private func clatter() -> [Int16] {
+    let bursts = withNoise([Int16](repeating: 0, count: 48_000), rms: 4_000)
+    return (0..<48_000).map { i in
+        let tone = 1_500 * sin(2 * Double.pi * 1_000 * Double(i) / 16_000)
+        return Int16(clamping: Int((tone + (i % 4_800 < 800 ? Double(bursts[i]) : 0)).rounded()))
+    }
+}
+
 /// Noise suppression as a stage in front of the recognizer (issue 16): the
 /// recognizer knows nothing of noise; the stage decides, per utterance.
 @Suite("Noise suppression in front of the recognizer", .serialized)
@@ -94,5 +126,30 @@ struct DenoisingRecognizerTests {
         // The stage is the only place noise is handled: the recognizer alone hears the noise.
         let raw = try await decoder.recognize(noisy, grammar: grammar)
         #expect(raw.confidence != expected.confidence)
+    }
+
+    @Test("noise with nobody speaking is not understood, and never reaches the recognizer, streamed or not")
+    func nobodySpeaking() async throws {
+        let counting = Counting(try inner.get())
+        let stage = DenoisingRecognizer(counting, suppressor: try NoiseSuppressor())
+        #expect(stage.minimumSpeechPresence == DenoisingRecognizer.defaultMinimumSpeechPresence)
+        let grammar = try messagingGrammar()
+        let noise = clatter()
+        #expect(NoiseSuppressor.estimatedSNR(noise) < NoiseSuppressor.bypassSNR)
+        let whole = try await stage.recognize(noise, grammar: grammar)
+        #expect(whole.rejected && whole.text.isEmpty && whole.words.isEmpty && whole.confidence == 0)
+        #expect(whole.audioSeconds == 3)
+        let streamed = try await stream(noise, through: stage, grammar: grammar)
+        #expect(streamed.result.rejected && streamed.result.text.isEmpty)
+        #expect(counting.utterances == 0)
+        // The same stage hears speech under noise as before, through the recognizer.
+        let noisy = withNoise(try speech(), rms: 400)
+        let heard = try await stage.recognize(noisy, grammar: grammar)
+        #expect(!heard.rejected && heard.text.hasPrefix("send a text to"), "\(heard.text)")
+        #expect(counting.utterances == 1)
+        // With no presence asked for, the noise goes to the recognizer like speech.
+        let everything = DenoisingRecognizer(counting, suppressor: try NoiseSuppressor(), minimumSpeechPresence: 0)
+        _ = try await everything.recognize(noise, grammar: grammar)
+        #expect(counting.utterances == 2)
     }
 }
