@@ -535,9 +535,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             return recognition
         }
         var segments = segments
-        recognition.confidence = scoreConfidence(&segments, phones: phones, state: state)
+        let scored = scoreConfidence(&segments, phones: phones, state: state)
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
+        recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)
         let unnamed = !grammar.namesApp(recognition.words.filter { !$0.isFreeText }.map(\.word))
         var floor = options.minimumConfidence
         if floor > 0, unnamed {
@@ -568,8 +569,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// and fillers are phones already, and left out). The logistic was
     /// fitted on the fixtures and barista-dev, the probability that the
     /// reading is right (README, "Confidence"). 1 when there is no phone
-    /// model or no grammar word to compare.
-    private func scoreConfidence(_ segments: inout [Segment], phones: [Segment]?, state: State) -> Double {
+    /// model (nothing to compare with); nil when the path has no grammar
+    /// word (``freeTextConfidence(of:)`` then says).
+    private func scoreConfidence(_ segments: inout [Segment], phones: [Segment]?, state: State) -> Double? {
         guard let phones else { return 1 }
         let lmath = ps_get_logmath(state.decoder)
         /// The phone loop's score over frames a...b (a phone cut by the range counts pro rata).
@@ -592,8 +594,19 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             gapSum += gap * frames
             frameSum += frames
         }
-        guard frameSum > 0 else { return 1 }
+        guard frameSum > 0 else { return nil }
         return 1 / (1 + exp(-(options.confidenceOffset + options.confidenceSlope * gapSum / frameSum)))
+    }
+
+    /// The confidence of a reading with no grammar word: its free-text
+    /// words' (their n-gram posteriors, weighted by their length), as for an
+    /// answer that is free text alone; 0 when nothing was heard at all (an
+    /// empty reading was reported as heard with confidence 1).
+    static func freeTextConfidence(of words: [RecognizedWord]) -> Double {
+        let spoken = words.filter(\.isFreeText)
+        let length = spoken.reduce(0.0) { $0 + max($1.end - $1.start, 0.01) }
+        guard length > 0 else { return 0 }
+        return spoken.reduce(0.0) { $0 + $1.confidence * max($1.end - $1.start, 0.01) } / length
     }
 
     /// The decoder of the confidence's yardstick: the allphone search over

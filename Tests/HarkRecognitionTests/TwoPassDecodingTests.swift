@@ -118,6 +118,28 @@ struct TwoPassDecodingTests {
                 "\(forced.text): \(forced.confidence) beside \(spoken.confidence), \(other.confidence)")
     }
 
+    @Test("a reading with no grammar word: confidence from its free text, 0 when nothing was heard (not 1)")
+    func confidenceWithoutGrammarWords() throws {
+        func word(_ text: String, _ start: Double, _ end: Double, _ confidence: Double, free: Bool) -> RecognizedWord {
+            RecognizedWord(word: text, start: start, end: end, confidence: confidence, isFreeText: free)
+        }
+        // Free text alone (an answer that is all message): its posteriors, weighted by length.
+        let dictated = [word("see", 0, 0.5, 0.8, free: true), word("you", 0.5, 0.6, 0.2, free: true)]
+        #expect(abs(PocketSphinxDecoder.freeTextConfidence(of: dictated) - 0.7) < 1e-12)
+        #expect(PocketSphinxDecoder.freeTextConfidence(of: []) == 0)
+        #expect(PocketSphinxDecoder.freeTextConfidence(of: [word("send", 0, 0.3, 0.9, free: false)]) == 0)
+        // Through the decoder: two seconds of near silence hold no word, and are heard with confidence 0.
+        let d = try decoder.get()
+        var state: UInt64 = 7
+        let hush = (0..<32_000).map { _ -> Int16 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int16(truncatingIfNeeded: Int(state >> 61) - 4)
+        }
+        let nothing = try d.recognize(hush, grammar: grammar(rejecting: false))
+        #expect(nothing.text.isEmpty && nothing.words.isEmpty)
+        #expect(nothing.confidence == 0, "\(nothing.confidence)")
+    }
+
     @Test("speech outside the grammar is rejected, not read as the nearest sentence")
     func rejectsOutOfGrammar() throws {
         let d = try decoder.get()
