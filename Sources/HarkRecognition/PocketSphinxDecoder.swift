@@ -545,10 +545,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             if recognition.words.contains(where: \.isFreeText) { floor = max(floor, options.minimumFreeTextConfidence) }
             if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
         }
-        if grammar.rejectsOutOfGrammar, recognition.confidence < floor {
+        if grammar.rejectsOutOfGrammar, let scored, scored < floor {
             // Forced onto the grammar, but far worse than any phones: out of
             // grammar; or free text for no app named, its carrier not heard
-            // clearly enough.
+            // clearly enough. (A reading of free text alone, an answer to
+            // "What's your message?", has no grammar word to judge.)
             recognition.rejected = true
             recognition.text = ""
             recognition.words = []
