@@ -27,11 +27,12 @@ public final class DenoisingRecognizer: SpeechRecognizer {
     public let minimumSpeechPresence: Double
 
     /// ``minimumSpeechPresence``'s default. Measured with RNNoise's reading
-    /// (README, "Out-of-grammar rejection"): barista-dev's orders score 0.995
-    /// and more in kitchen noise down to 6 dB SNR, every spoken fixture and
-    /// Debian's test recordings 0.997 and more; 3 s slices of the kitchen
-    /// noise alone 0.47-0.89, synthetic white, pink and brown noise, a tone,
-    /// a plucked chord and clatter under 0.44.
+    /// (`scripts/speech-presence.py`; README, "Out-of-grammar rejection"):
+    /// barista-dev's orders score 0.991 and more in kitchen noise down to
+    /// 6 dB SNR, Debian's test recordings 0.995 and more; 3 s slices of the
+    /// kitchen noise alone 0.31-0.61, synthetic white, pink and brown noise,
+    /// a tone, a plucked chord and clatter under 0.44. A one-word answer
+    /// said fast is shorter than the window (espeak's fast "Bobo": 0.79).
     public static let defaultMinimumSpeechPresence = 0.95
 
     public init(_ recognizer: any SpeechRecognizer, suppressor: NoiseSuppressor,
