@@ -149,7 +149,13 @@ public final class NoiseSuppressor: @unchecked Sendable {
     /// `samples` denoised when ``estimatedSNR(_:)`` is below ``bypassSNR``,
     /// otherwise as they are.
     public func suppressIfNoisy(_ samples: [Int16], sampleRate: Int = PCMAudio.recognitionRate) throws(NoiseSuppressorError) -> [Int16] {
-        Self.estimatedSNR(samples) < Self.bypassSNR ? try suppress(samples, sampleRate: sampleRate) : samples
+        try enhanceIfNoisy(samples, sampleRate: sampleRate)?.samples ?? samples
+    }
+
+    /// ``enhance(_:sampleRate:)`` when ``estimatedSNR(_:)`` is below
+    /// ``bypassSNR``; nil when the audio is clean and is left as it is.
+    public func enhanceIfNoisy(_ samples: [Int16], sampleRate: Int = PCMAudio.recognitionRate) throws(NoiseSuppressorError) -> Enhancement? {
+        Self.estimatedSNR(samples) < Self.bypassSNR ? try enhance(samples, sampleRate: sampleRate) : nil
     }
 
     /// `samples` (16 kHz) with the noise attenuated: as many samples, aligned with the input.

@@ -44,14 +44,14 @@ public final class DenoisingRecognizer: SpeechRecognizer {
 
     public func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition {
         let started = ContinuousClock.now
-        guard NoiseSuppressor.estimatedSNR(samples) < NoiseSuppressor.bypassSNR else {
+        let enhanced: NoiseSuppressor.Enhancement?
+        do { enhanced = try suppressor.enhanceIfNoisy(samples) } catch { throw RecognitionError("\(error)") }
+        let denoising = started.secondsElapsed
+        guard let enhanced else {
             var recognition = try await recognizer.recognize(samples, grammar: grammar)
-            recognition.decodeSeconds += started.secondsElapsed
+            recognition.decodeSeconds += denoising
             return recognition
         }
-        let enhanced: NoiseSuppressor.Enhancement
-        do { enhanced = try suppressor.enhance(samples) } catch { throw RecognitionError("\(error)") }
-        let denoising = started.secondsElapsed
         guard enhanced.speechPresence() >= minimumSpeechPresence else {
             var nobody = Recognition(text: "", words: [], confidence: 0,
                                      audioSeconds: Double(samples.count) / Double(PCMAudio.recognitionRate), decodeSeconds: denoising)

@@ -1,4 +1,5 @@
 import Foundation
+import HarkTestSupport
 import Testing
 
 @testable import HarkAudio
@@ -95,16 +96,6 @@ struct NoiseSuppressorTests {
         #expect(NoiseSuppressor.estimatedSNR([]) == 0)
     }
 
-    /// A 1 kHz tone with 50 ms bursts of loud noise every 300 ms (a kettle
-    /// and a spoon on a cup), 3 s: sound, but nobody speaking.
-    static func clatter() -> [Int16] {
-        let bursts = noise(count: 48_000, rms: 4_000)
-        return (0..<48_000).map { i in
-            let tone = 1_500 * sin(2 * Double.pi * 1_000 * Double(i) / 16_000)
-            return Int16(clamping: Int((tone + (i % 4_800 < 800 ? bursts[i] : 0)).rounded()))
-        }
-    }
-
     @Test("RNNoise's voice probability: speech, clean or under noise, is present; noise, a tone and clatter alone are not")
     func speechPresence() throws {
         let suppressor = try NoiseSuppressor()
@@ -121,7 +112,7 @@ struct NoiseSuppressorTests {
         }
         let nobody: [(String, [Int16])] = [
             ("white noise", Self.noise(count: 48_000, rms: 600).map { Int16(clamping: Int($0.rounded())) }),
-            ("clatter", Self.clatter()),
+            ("clatter", TestSignals.clatter()),
             ("silence", [Int16](repeating: 0, count: 48_000)),
         ]
         for (name, audio) in nobody {

@@ -2,6 +2,7 @@ import Foundation
 import HarkAudio
 import HarkGrammar
 import HarkRecognition
+import HarkTestSupport
 import Testing
 
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -74,16 +75,6 @@ private final class Counting: SpeechRecognizer, @unchecked Sendable {
     func prepare(_ grammar: DecoderGrammar) throws { try inner.prepare(grammar) }
 }
 
-/// 3 s of sound with nobody speaking: a 1 kHz tone with a loud 50 ms
-/// burst of noise every 300 ms.
-private func clatter() -> [Int16] {
-    let bursts = withNoise([Int16](repeating: 0, count: 48_000), rms: 4_000)
-    return (0..<48_000).map { i in
-        let tone = 1_500 * sin(2 * Double.pi * 1_000 * Double(i) / 16_000)
-        return Int16(clamping: Int((tone + (i % 4_800 < 800 ? Double(bursts[i]) : 0)).rounded()))
-    }
-}
-
 /// Noise suppression as a stage in front of the recognizer (issue 16): the
 /// recognizer knows nothing of noise; the stage decides, per utterance.
 @Suite("Noise suppression in front of the recognizer", .serialized)
@@ -134,7 +125,7 @@ struct DenoisingRecognizerTests {
         let stage = DenoisingRecognizer(counting, suppressor: try NoiseSuppressor())
         #expect(stage.minimumSpeechPresence == DenoisingRecognizer.defaultMinimumSpeechPresence)
         let grammar = try messagingGrammar()
-        let noise = clatter()
+        let noise = TestSignals.clatter()
         #expect(NoiseSuppressor.estimatedSNR(noise) < NoiseSuppressor.bypassSNR)
         let whole = try await stage.recognize(noise, grammar: grammar)
         #expect(whole.rejected && whole.text.isEmpty && whole.words.isEmpty && whole.confidence == 0)
