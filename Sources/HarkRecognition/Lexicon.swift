@@ -28,7 +28,8 @@ public struct Lexicon: Sendable {
     /// The dictionary file's entries, read where they are in its bytes
     /// (see ``IndexedDictionary``): CMU's 135,000 entries as Swift arrays of
     /// strings took 28 MiB, packed into a table of words 10 MiB, as the
-    /// file's bytes with a sorted index 4 MiB.
+    /// file's bytes with a sorted index 4 MiB, as the file mapped with the
+    /// index 1 MiB.
     private var file: IndexedDictionary
     /// Entries added since (``add(_:phones:)``, ``init(entries:letterToSound:)``)
     /// and the file's words that are not ASCII (none in CMU's).
@@ -40,33 +41,13 @@ public struct Lexicon: Sendable {
     ///
     /// - Throws: ``RecognitionError`` when the file cannot be read.
     public init(contentsOf path: String) throws {
-        guard var bytes = Self.contents(of: path) else {
+        guard let bytes = FileBytes(mapping: path) else {
             throw RecognitionError("cannot read pronunciation dictionary '\(path)' (install pocketsphinx-en-us or pass --model DIR)")
         }
-        let (indexed, others) = IndexedDictionary.read(&bytes)
+        let (indexed, others) = IndexedDictionary.read(bytes)
         file = indexed
         packed = others
         letterToSound = .shared
-    }
-
-    /// A file's bytes, read straight into the array the index keeps (by
-    /// way of `Data` the file was in memory twice at start-up); nil when it
-    /// cannot be read, or is over 64 MiB (the model's is 3 MiB).
-    static func contents(of path: String) -> [UInt8]? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
-        let limit = 64 << 20
-        guard let size = try? file.seekToEnd(), size <= UInt64(limit), (try? file.seek(toOffset: 0)) != nil else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        var filled = 0
-        let descriptor = file.fileDescriptor
-        while filled < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
-            filled += got
-        }
-        return filled == bytes.count ? bytes : nil
     }
 
     public init(entries: [String: [[String]]] = [:], letterToSound: LetterToSound? = nil) {
@@ -90,6 +71,15 @@ public struct Lexicon: Sendable {
         guard let found else { return added }
         return found + (added ?? [])
     }
+
+    /// Gives back the pages of the dictionary file that lookups have read.
+    ///
+    /// The file is mapped, and a lookup's binary search reads a page here
+    /// and there, but each page read brings its neighbours with it (the
+    /// kernel maps 64 KiB around a fault): the few hundred words of a
+    /// grammar brought the whole 3 MiB back. Called once a grammar's words
+    /// are looked up, it keeps them out of the decoder's peak.
+    public func releaseFilePages() { file.releasePages() }
 
     /// How many words the dictionary holds.
     public var dictionaryWordCount: Int {
@@ -199,8 +189,9 @@ public struct Lexicon: Sendable {
 /// A CMU-format dictionary file's bytes (`word PH ON ES`, variants as
 /// `word(2)`, `;` comments) with the start of every entry's line, sorted by
 /// word: a word's variants are found by binary search and read from the
-/// line itself. 135,000 entries cost the file (3.2 MiB) and 0.8 MiB of
-/// index, where a Swift dictionary of them cost 10 MiB.
+/// line itself. 135,000 entries cost 1 MiB of index and the few pages of
+/// the file a lookup reads (the file is mapped, not read: see
+/// ``FileBytes``), where a Swift dictionary of them cost 10 MiB.
 struct IndexedDictionary: Sendable {
     /// One entry: where its line starts and how long its word is (without a `(2)` mark).
     struct Entry: Sendable {
@@ -208,24 +199,25 @@ struct IndexedDictionary: Sendable {
         var wordLength: UInt16
     }
 
-    private var bytes: [UInt8] = []
+    private var bytes = FileBytes()
     /// Sorted by word, then by place in the file (so variants keep their order).
     private var entries: [Entry] = []
     private(set) var wordCount = 0
 
     /// Indexes a file's bytes (words lower-cased); lines whose word is not
-    /// ASCII (or is longer than 64 KiB) are returned parsed instead.
-    static func read(_ file: inout [UInt8]) -> (IndexedDictionary, PackedPronunciations) {
-        var bytes: [UInt8] = []
-        swap(&bytes, &file)  // one copy of the file, not two
-        guard bytes.count < Int(UInt32.max) else {
+    /// ASCII (or is longer than 64 KiB) are returned parsed instead. The file's pages are given back once indexed: lookups
+    /// read the few they need again.
+    static func read(_ file: FileBytes) -> (IndexedDictionary, PackedPronunciations) {
+        defer { file.releasePages() }
+        guard file.count < Int(UInt32.max) else {
             // Past what the index addresses (the model's is 3 MiB): parsed whole.
-            return (IndexedDictionary(), parse(bytes))
+            return (IndexedDictionary(), file.withUnsafeBufferPointer { parse($0) })
         }
         var entries: [Entry] = []
         var others: [Range<Int>] = []
-        entries.reserveCapacity(bytes.count / 26)
-        bytes.withUnsafeMutableBufferPointer { bytes in
+        var upperCase = false
+        entries.reserveCapacity(file.count / 26)
+        file.withUnsafeBufferPointer { bytes in
             let n = bytes.count
             var lineStart = 0
             while lineStart < n {
@@ -237,7 +229,7 @@ struct IndexedDictionary: Sendable {
                 var plain = true
                 while fieldEnd < lineEnd, !isSpace(bytes[fieldEnd]) {
                     if bytes[fieldEnd] >= 0x80 { plain = false }
-                    if (65...90).contains(bytes[fieldEnd]) { bytes[fieldEnd] += 32 }  // ASCII lower-cased in place
+                    if (65...90).contains(bytes[fieldEnd]) { upperCase = true }
                     fieldEnd += 1
                 }
                 // A word and at least one phone.
@@ -255,18 +247,47 @@ struct IndexedDictionary: Sendable {
                 }
             }
         }
+        if upperCase {
+            // The mapping is read-only: a copy, its ASCII lower-cased (CMU's
+            // file has no upper case; a hand-written one may).
+            return read(FileBytes(copying: file.withUnsafeBufferPointer(lowercasingWords)))
+        }
         var index = IndexedDictionary()
-        index.bytes = bytes
+        index.bytes = file
         let inOrder = zip(entries, entries.dropFirst()).allSatisfy { index.order($0, $1) }
         if !inOrder { entries.sort(by: index.order) }
         var words = 0
         for i in entries.indices where i == 0 || index.compare(entries[i - 1], entries[i]) != 0 { words += 1 }
-        index.entries = entries
+        // Exactly as long as needed: grown, it had twice the room.
+        index.entries = entries.withUnsafeBufferPointer { Array($0) }
         index.wordCount = words
         var lines: [UInt8] = []
-        for line in others { lines += bytes[line] + [10] }
+        file.withUnsafeBufferPointer { bytes in
+            for line in others { lines += bytes[line] + [10] }
+        }
         return (index, parse(lines))
     }
+
+    /// Dictionary lines with each line's word (up to the first space) in
+    /// lower case, its phones as they were.
+    private static func lowercasingWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var result = Array(bytes)
+        var inWord = true
+        for i in result.indices {
+            let byte = result[i]
+            if byte == 10 {
+                inWord = true
+            } else if isSpace(byte) {
+                inWord = false
+            } else if inWord, (65...90).contains(byte) {
+                result[i] = byte + 32
+            }
+        }
+        return result
+    }
+
+    /// See ``Lexicon/releaseFilePages()``.
+    func releasePages() { bytes.releasePages() }
 
     /// The variants of `word` (lower-cased) in the file's order; nil when the file lacks it.
     func variants(of word: String) -> [[String]]? {
@@ -404,5 +425,77 @@ struct PackedPronunciations: Sendable {
             at = next
         }
         return result
+    }
+}
+
+/// A file's bytes, mapped read-only (or none).
+///
+/// Mapped, a page the reader has not touched costs no memory, and one read
+/// long ago can be given back (``releasePages()``) and read again from the
+/// page cache when needed: the pronunciation dictionary's 3 MiB are read
+/// once whole to be indexed, then a few pages per word looked up. The
+/// mapping is private, so the file being replaced (as a package upgrade
+/// does, by renaming) does not change what is read.
+final class FileBytes: @unchecked Sendable {
+    // Immutable after init: safe to share between threads.
+    private let base: UnsafeRawPointer?
+    let count: Int
+    /// Mapped (else allocated).
+    private let mapped: Bool
+
+    /// No bytes.
+    init() {
+        base = nil
+        count = 0
+        mapped = false
+    }
+
+    /// Maps the file at `path`; nil when it cannot be opened, is not a
+    /// regular file, or is over 64 MiB (the model's dictionary is 3 MiB).
+    init?(mapping path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+              status.st_size >= 0, status.st_size <= 64 << 20 else { return nil }
+        count = Int(status.st_size)
+        mapped = true
+        guard count > 0 else {
+            base = nil
+            return
+        }
+        let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else { return nil }
+        base = UnsafeRawPointer(address)
+    }
+
+    /// Bytes in memory (not mapped: ``releasePages()`` does nothing).
+    init(copying bytes: [UInt8]) {
+        let n = bytes.count
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(n, 1), alignment: 1)
+        bytes.withUnsafeBytes { if let from = $0.baseAddress { copy.copyMemory(from: from, byteCount: n) } }
+        count = n
+        base = UnsafeRawPointer(copy)
+        mapped = false
+    }
+
+    deinit {
+        guard let base else { return }
+        if mapped {
+            munmap(UnsafeMutableRawPointer(mutating: base), count)
+        } else {
+            base.deallocate()
+        }
+    }
+
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: base == nil ? 0 : count))
+    }
+
+    /// Gives the pages read so far back to the system (they are clean:
+    /// the next read of one brings it back from the page cache).
+    func releasePages() {
+        if let base, mapped { madvise(UnsafeMutableRawPointer(mutating: base), count, MADV_DONTNEED) }
     }
 }

@@ -281,6 +281,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // no existing search needs them.
         try Self.addWords(needed, to: &state)
         if graph.hasFreeText { try prepareDictation(grammar, in: &state) }
+        state.lexicon.releaseFilePages()
         let decoder = state.decoder
         // A search's lexicon tree is the decoder's largest allocation (16 MiB
         // for the sample apps' grammar). At most one other search is kept,

@@ -122,6 +122,10 @@ struct LexiconTests {
         #expect(lexicon.dictionaryPronunciations(of: "\u{00E9}clair") == [["EY", "K", "L", "EH", "R"]])
         #expect(lexicon.dictionaryPronunciations(of: "lonely") == nil)
         #expect(lexicon.dictionaryWordCount == 6)
+        // The file is mapped; its pages given back are read again.
+        lexicon.releaseFilePages()
+        #expect(lexicon.dictionaryPronunciations(of: "abc") == [["EY", "B", "IY", "S", "IY"], ["AE", "B", "K"]])
+        #expect(lexicon.dictionaryPronunciations(of: "zebra") == [["Z", "IY", "B", "R", "AH"]])
         lexicon.add("abc", phones: ["EY", "B", "K"])
         lexicon.add("abc", phones: ["AE", "B", "K"])  // already there: not twice
         lexicon.add("new", phones: ["N", "UW"])
@@ -129,6 +133,18 @@ struct LexiconTests {
         #expect(lexicon.dictionaryPronunciations(of: "new") == [["N", "UW"]])
         #expect(lexicon.dictionaryWordCount == 7)
         #expect(lexicon.dictionaryText(for: ["abc", "b"]) == "abc EY B IY S IY\nabc(2) AE B K\nabc(3) EY B K\nb B IY\n")
+    }
+
+    @Test("the model's dictionary reads the same after the pages lookups read are given back")
+    func mappedDictionaryPagesGivenBack() {
+        let lexicon = Model.lexicon
+        let words = ["coffee", "bananas", "read", "zucchini", "aaron", "zz", "the"]
+        let before = words.map { lexicon.dictionaryPronunciations(of: $0) }
+        lexicon.releaseFilePages()
+        #expect(words.map { lexicon.dictionaryPronunciations(of: $0) } == before)
+        #expect(before[0] == [["K", "AA", "F", "IY"], ["K", "AO", "F", "IY"]])
+        #expect(before[2]?.count == 2, "read: R EH D and R IY D")
+        #expect(lexicon.dictionaryWordCount > 120_000)
     }
 
     @Test("without letter-to-sound, unknown words and hints have no pronunciation")
