@@ -183,6 +183,33 @@ struct CLITests {
         #expect(result.out.lowercased().contains("rms"))
     }
 
+    @Test("audio-info --speech-presence judges a recording as the noise stage does")
+    func audioInfoSpeechPresence() throws {
+        let clean = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        // Low white noise 2 s long: noisy (denoised), and nobody speaks.
+        let directory = try temporaryDirectory()
+        let noisePath = directory.appendingPathComponent("hiss.wav").path
+        var state: UInt64 = 7
+        let hiss = (0..<32_000).map { _ -> Int16 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int16(truncatingIfNeeded: Int(state >> 33) % 2_000 - 1_000)
+        }
+        try WAVWriter.write(PCMAudio(int16: hiss, sampleRate: 16_000), to: noisePath)
+        let result = try runHark(["audio-info", "--json", "--speech-presence", clean, noisePath])
+        #expect(result.status == 0, "\(result.err)")
+        let reports = result.out.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(reports.count == 2)
+        guard reports.count == 2 else { return }
+        #expect(reports[0]["denoised"] as? Bool == false)
+        #expect((reports[0]["speech_presence"] as? Double ?? 0) >= 0.95)
+        #expect(reports[1]["denoised"] as? Bool == true)
+        #expect((reports[1]["speech_presence"] as? Double ?? 1) < 0.8)
+        let text = try runHark(["audio-info", "--speech-presence", noisePath])
+        #expect(text.out.contains("taken for nobody speaking"), "\(text.out)")
+    }
+
     @Test("bad WAV input gets a one-line error naming the file and a non-zero exit", arguments: [
         ("not-riff.wav", Array("ID3\u{03}this is an mp3 really".utf8), "not a RIFF/WAVE file"),
         ("truncated-header.wav", Array(wavBytes().prefix(30)), ""),
