@@ -26,13 +26,15 @@ public final class DenoisingRecognizer: SpeechRecognizer {
     /// heard as "set that a done", confidence 0.94).
     public let minimumSpeechPresence: Double
 
-    /// ``minimumSpeechPresence``'s default. Measured with RNNoise's reading
-    /// (`scripts/speech-presence.py`; README, "Out-of-grammar rejection"):
-    /// barista-dev's orders score 0.991 and more in kitchen noise down to
-    /// 6 dB SNR, Debian's test recordings 0.995 and more; 3 s slices of the
-    /// kitchen noise alone 0.31-0.61, synthetic white, pink and brown noise,
-    /// a tone, a plucked chord and clatter under 0.44. A one-word answer
-    /// said fast is shorter than the window (espeak's fast "Bobo": 0.79).
+    /// ``minimumSpeechPresence``'s default. Measured with Hark's own reading
+    /// (`hark audio-info --speech-presence`, `scripts/speech-presence.py`;
+    /// README, "Out-of-grammar rejection"): barista-dev's orders score
+    /// 0.99 and more in kitchen noise down to 6 dB SNR; one- and two-word
+    /// answers in kitchen noise 0.95 and more but for 5 of 243 (at 6 dB);
+    /// stretches of the kitchen noise with nobody talking in them 0.26-0.88,
+    /// synthetic white, pink and brown noise at most 0.50. (Where the
+    /// kitchen's own chatter is heard, that is speech, and left to the
+    /// grammar to reject.)
     public static let defaultMinimumSpeechPresence = 0.95
 
     public init(_ recognizer: any SpeechRecognizer, suppressor: NoiseSuppressor,
