@@ -146,6 +146,11 @@ public final class NoiseSuppressor: @unchecked Sendable {
         return 10 * log10(energies[count - 1] / floor)
     }
 
+    /// Whether an utterance of this ``estimatedSNR(_:)`` is noisy: below
+    /// ``bypassSNR`` it is denoised (and its speech presence judged), at or
+    /// above it left as it is. The one place that decides.
+    public static func isNoisy(estimatedSNR: Double) -> Bool { estimatedSNR < bypassSNR }
+
     /// `samples` denoised when ``estimatedSNR(_:)`` is below ``bypassSNR``,
     /// otherwise as they are.
     public func suppressIfNoisy(_ samples: [Int16], sampleRate: Int = PCMAudio.recognitionRate) throws(NoiseSuppressorError) -> [Int16] {
@@ -155,7 +160,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
     /// ``enhance(_:sampleRate:)`` when ``estimatedSNR(_:)`` is below
     /// ``bypassSNR``; nil when the audio is clean and is left as it is.
     public func enhanceIfNoisy(_ samples: [Int16], sampleRate: Int = PCMAudio.recognitionRate) throws(NoiseSuppressorError) -> Enhancement? {
-        Self.estimatedSNR(samples) < Self.bypassSNR ? try enhance(samples, sampleRate: sampleRate) : nil
+        Self.isNoisy(estimatedSNR: Self.estimatedSNR(samples)) ? try enhance(samples, sampleRate: sampleRate) : nil
     }
 
     /// `samples` (16 kHz) with the noise attenuated: as many samples, aligned with the input.

@@ -125,7 +125,7 @@ final class DenoisingStream: RecognitionStream {
         case .pass(let inner):
             try await inner.feed(samples)
         case .check(let heard):
-            guard NoiseSuppressor.estimatedSNR(heard) >= NoiseSuppressor.bypassSNR else { return }
+            guard !NoiseSuppressor.isNoisy(estimatedSNR: NoiseSuppressor.estimatedSNR(heard)) else { return }
             // Clean: the recognizer streams from here, given all kept so far.
             let inner = try await owner.recognizer.startStream(grammar: grammar)
             state.withLock { $0.inner = inner }

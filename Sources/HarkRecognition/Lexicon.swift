@@ -205,8 +205,9 @@ struct IndexedDictionary: Sendable {
     private(set) var wordCount = 0
 
     /// Indexes a file's bytes (words lower-cased); lines whose word is not
-    /// ASCII (or is longer than 64 KiB) are returned parsed instead. The file's pages are given back once indexed: lookups
-    /// read the few they need again.
+    /// ASCII (or is longer than 64 KiB) are returned parsed instead. The
+    /// file's pages are given back once indexed: lookups read the few they
+    /// need again.
     static func read(_ file: FileBytes) -> (IndexedDictionary, PackedPronunciations) {
         defer { file.releasePages() }
         guard file.count < Int(UInt32.max) else {

@@ -70,7 +70,7 @@ extension HarkCommand {
             init(_ wav: WAVFile, suppressor: NoiseSuppressor, window: Int) throws {
                 let samples = try wav.audio.toRecognitionFormat().int16Samples()
                 estimatedSNR = NoiseSuppressor.estimatedSNR(samples)
-                denoised = estimatedSNR < NoiseSuppressor.bypassSNR
+                denoised = NoiseSuppressor.isNoisy(estimatedSNR: estimatedSNR)
                 speechPresence = try suppressor.enhance(samples).speechPresence(window: window)
             }
 
