@@ -18,21 +18,21 @@ reports how many were heard as more than one utterance (`cut`) and whether
 the request was still understood.
 
 Usage: scripts/make-pause-set.py [--out DIR] [--pauses 0.5,0.7] [--voices espeak-us,flite-slt]
-(needs espeak-ng, flite and sox)
+(any voice of scripts/make-fixtures.py; needs its synthesisers and sox)
 """
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
 import tempfile
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "audio-fixtures")
-VOICES = {
-    "espeak-us": lambda text, out: ["espeak-ng", "-v", "en-us", "-s", "160", "-w", out, text],
-    "espeak-gb": lambda text, out: ["espeak-ng", "-v", "en-gb", "-s", "150", "-w", out, text],
-    "flite-slt": lambda text, out: ["flite", "-voice", "slt", "-t", text, "-o", out],
-    "flite-rms": lambda text, out: ["flite", "-voice", "rms", "-t", text, "-o", out],
-}
+# The fixtures' own voices and folder, from the script that makes them.
+_spec = importlib.util.spec_from_file_location(
+    "make_fixtures", os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-fixtures.py"))
+fixtures = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixtures)
+ROOT, VOICES = fixtures.ROOT, fixtures.VOICES
 HESITATE_AFTER = {"to", "a", "the", "my", "in", "on", "with", "for", "from", "at", "of", "saying", "called", "and"}
 
 
@@ -47,7 +47,8 @@ def split_point(words):
 
 def speak(voice, text, path, tmp):
     raw = os.path.join(tmp, "raw.wav")
-    subprocess.run(VOICES[voice](text, raw), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command, stdin = VOICES[voice](text, raw)
+    subprocess.run(command, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # 16 kHz mono, with the synthesiser's own leading and trailing silence trimmed.
     subprocess.run(["sox", raw, "-r", "16000", "-c", "1", "-b", "16", path,
                     "silence", "1", "0.01", "0.1%", "reverse", "silence", "1", "0.01", "0.1%", "reverse"], check=True)
