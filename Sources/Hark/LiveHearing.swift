@@ -29,7 +29,10 @@ public struct HeardUtterance: Sendable {
 /// what the recognizer has so far is a whole sentence of the grammar, or
 /// after ``EndpointerConfiguration/freeTextEndSilence`` when the sentence
 /// is whole but for free text at its end that reads as finished: then only
-/// the final search is left to do.
+/// the final search is left to do. While what was heard is only the
+/// beginning of a sentence ("send a message to …"), the person is pausing
+/// inside it, and the utterance waits
+/// ``EndpointerConfiguration/unfinishedSentenceSilence`` instead.
 ///
 /// Not thread-safe: one stream, fed from one task.
 public final class LiveHearing {
@@ -52,7 +55,37 @@ public final class LiveHearing {
         self.assistant = assistant
         self.configuration = configuration
         passesUnheard = passingUnheard
-        endpointer = Endpointer(configuration: configuration)
+        endpointer = Endpointer(configuration: Self.endpointerConfiguration(configuration))
+    }
+
+    /// The endpointer's own settings: its trailing silence is the longest
+    /// this loop may wait, and the loop ends utterances sooner by what the
+    /// recognizer has heard.
+    private static func endpointerConfiguration(_ configuration: EndpointerConfiguration) -> EndpointerConfiguration {
+        var own = configuration
+        own.trailingSilence = max(configuration.trailingSilence, configuration.unfinishedSentenceSilence ?? 0)
+        return own
+    }
+
+    /// The silence after which the utterance ends, for what the recognizer has heard so far.
+    private func silenceNeeded(for sentence: SentenceReading) -> Double {
+        let trailing = configuration.trailingSilence
+        if sentence == .unfinished { return max(configuration.unfinishedSentenceSilence ?? trailing, trailing) }
+        guard let quick = configuration.completeSentenceSilence else { return trailing }
+        let needed: Double? = switch sentence {
+        case .notASentence, .unfinished, .endsInFreeText(likelyEnded: false): nil
+        case .complete(extendable: true): quick
+        case .complete(extendable: false): configuration.finalSentenceSilence ?? quick
+        case .endsInFreeText(likelyEnded: true): configuration.freeTextEndSilence
+        }
+        return min(needed ?? trailing, trailing)
+    }
+
+    /// The shortest silence after which what the recognizer heard may end the utterance.
+    private var shortestSilence: Double {
+        let trailing = configuration.trailingSilence
+        guard let quick = configuration.completeSentenceSilence else { return trailing }
+        return min(quick, configuration.finalSentenceSilence ?? quick, configuration.freeTextEndSilence ?? quick, trailing)
     }
 
     /// Takes the next samples of the stream (16 kHz mono, any number) and
@@ -85,7 +118,7 @@ public final class LiveHearing {
     /// spoke): the utterance in progress, if any, is dropped.
     public func reset() async {
         await dropStream()
-        endpointer = Endpointer(configuration: configuration)
+        endpointer = Endpointer(configuration: Self.endpointerConfiguration(configuration))
     }
 
     private func dropStream() async {
@@ -112,20 +145,15 @@ public final class LiveHearing {
         let new = endpointer.samples(from: fed)
         fed = endpointer.receivedSampleCount
         if !new.isEmpty { try await stream.feed(Array(new)) }
-        if let quick = configuration.completeSentenceSilence, let silence = endpointer.silenceAfterSpeech,
-           silence >= min(quick, configuration.finalSentenceSilence ?? quick, configuration.freeTextEndSilence ?? quick) {
+        if let silence = endpointer.silenceAfterSpeech, silence >= shortestSilence {
             let partial = try await stream.partial()
-            let needed: Double? = switch partial.sentence {
-            case .incomplete, .endsInFreeText(likelyEnded: false): nil
-            case .complete(extendable: true): quick
-            case .complete(extendable: false): configuration.finalSentenceSilence ?? quick
-            case .endsInFreeText(likelyEnded: true): configuration.freeTextEndSilence
-            }
+            let needed = silenceNeeded(for: partial.sentence)
             assistant.logger.trace("endpointing", metadata: [
                 "endpoint.silence": "\(silence)", "endpoint.partial": "\(partial.text)", "endpoint.sentence": "\(partial.sentence)",
             ])
-            if let needed, silence >= needed, let utterance = endpointer.endUtteranceNow() {
-                return try await answer(utterance, endedEarly: true, endpointTime: now, arrived: arrived)
+            if silence >= needed, let utterance = endpointer.endUtteranceNow() {
+                return try await answer(utterance, endedEarly: needed < configuration.trailingSilence, endpointTime: now,
+                                        arrived: arrived)
             }
         }
         return nil

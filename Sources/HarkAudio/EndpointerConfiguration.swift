@@ -21,6 +21,16 @@ public struct EndpointerConfiguration: Sendable, Equatable {
     /// ``trailingSilence``. nil waits ``trailingSilence`` whenever the
     /// sentence ends in free text.
     public var freeTextEndSilence: Double?
+    /// Silence after speech that ends the utterance when a streaming
+    /// recognizer says what was heard is the beginning of a sentence of the
+    /// grammar and not yet a whole one ("send a message to …", "cancel my
+    /// …"): the person cannot be done, and is pausing inside the sentence.
+    /// Longer than ``trailingSilence``, which then ends only utterances
+    /// that are whole sentences, or no sentence at all. nil, or no longer
+    /// than ``trailingSilence``, waits ``trailingSilence`` always. A plain
+    /// ``Endpointer`` has no recognizer and ignores it; ``LiveHearing``
+    /// applies it.
+    public var unfinishedSentenceSilence: Double?
     /// Audio kept before the detected start of speech, so soft onsets
     /// ("f", "h") reach the recognizer.
     public var leadingPadding: Double
@@ -54,6 +64,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         completeSentenceSilence: Double? = 0.35,
         finalSentenceSilence: Double? = 0.2,
         freeTextEndSilence: Double? = 0.5,
+        unfinishedSentenceSilence: Double? = 1.2,
         leadingPadding: Double = 0.3,
         trailingPadding: Double = 0.2,
         minimumSpeech: Double = 0.15,
@@ -67,6 +78,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
         self.completeSentenceSilence = completeSentenceSilence
         self.finalSentenceSilence = finalSentenceSilence
         self.freeTextEndSilence = freeTextEndSilence
+        self.unfinishedSentenceSilence = unfinishedSentenceSilence
         self.leadingPadding = leadingPadding
         self.trailingPadding = trailingPadding
         self.minimumSpeech = minimumSpeech

@@ -61,30 +61,42 @@ public final class DecoderGrammar: Sendable {
         (automaton.stateCount, automaton.transitionCount)
     }
 
+    /// Phones of free text below which a sentence ending in it is unfinished.
+    static let shortestEndedFreeText = 4
+
     /// Whether a hypothesis — pocketsphinx's tokens, free text as phone-loop
     /// pseudo-words — is a whole sentence of the grammar: what lets a short
     /// pause end the utterance. A sentence ending in free text is
     /// ``SentenceReading/endsInFreeText(likelyEnded:)`` (not yet judged).
     /// A leading phrase ("hey hark") may come first; fillers and silences
     /// are skipped; anything of the garbage loop is never a sentence.
+    ///
+    /// Free text of fewer than ``shortestEndedFreeText`` phones has hardly
+    /// begun, and the sentence is ``SentenceReading/unfinished``: at a
+    /// pause, a word of the command is often read as free text ("send a
+    /// text to little bobo on …", the message taking "on"), which ended
+    /// the utterance there.
     func reading(of tokens: [String]) -> SentenceReading {
         var symbols: [WordAutomaton.Symbol] = []
         for token in tokens {
             switch PhoneLoop.kind(of: token) {
-            case .garbage: return .incomplete
+            case .garbage: return .notASentence
             case .dictation: symbols.append(.dictation)
             case nil:
                 if let word = PocketSphinxDecoder.spokenWord(token) { symbols.append(.word(word)) }
             }
         }
-        guard let last = symbols.last else { return .incomplete }
+        guard let last = symbols.last else { return .notASentence }
         var best = automaton.reading(of: symbols)
-        for phrase in leadingPhrases where best == .incomplete && symbols.starts(with: phrase.map { .word($0) }) {
+        for phrase in leadingPhrases where best == .notASentence && symbols.starts(with: phrase.map { .word($0) }) {
             best = automaton.reading(of: symbols.dropFirst(phrase.count))
         }
         // Free text at the end: whether it is finished is for the dictation
         // to judge (``PocketSphinxDecoder`` does, with its language model).
-        if last == .dictation, case .complete = best { return .endsInFreeText(likelyEnded: false) }
+        if last == .dictation, case .complete = best {
+            let phones = symbols.reversed().prefix { $0 == .dictation }.count
+            return phones < Self.shortestEndedFreeText ? .unfinished : .endsInFreeText(likelyEnded: false)
+        }
         return best
     }
 }

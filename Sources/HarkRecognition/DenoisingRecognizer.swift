@@ -140,7 +140,7 @@ final class DenoisingStream: RecognitionStream {
     }
 
     func partial() async throws -> PartialRecognition {
-        guard let inner = state.withLock({ $0.inner }) else { return PartialRecognition(text: "", sentence: .incomplete) }
+        guard let inner = state.withLock({ $0.inner }) else { return PartialRecognition(text: "", sentence: .notASentence) }
         return try await inner.partial()
     }
 

@@ -312,7 +312,7 @@ final class PocketSphinxStream: RecognitionStream {
         let recognizer = recognizer, grammar = grammar
         return try await recognizer.offPool { [self] in
             try progress.withLock { (p: inout Progress) throws -> PartialRecognition in
-                guard case .streaming(let side) = p.mode else { return PartialRecognition(text: "", sentence: .incomplete) }
+                guard case .streaming(let side) = p.mode else { return PartialRecognition(text: "", sentence: .notASentence) }
                 return try recognizer.streamPartial(grammar, side: side)
             }
         }

@@ -53,8 +53,14 @@ public struct Recognition: Sendable, Equatable {
 
 /// Whether words heard so far make a sentence of the grammar.
 public enum SentenceReading: Sendable, Equatable {
-    /// Not (yet) a whole sentence.
-    case incomplete
+    /// No sentence of the grammar: nothing heard yet, or words of the
+    /// garbage loop (speech the grammar does not cover).
+    case notASentence
+    /// The beginning of a sentence of the grammar, not yet a whole one
+    /// ("send a message to", "cancel my"), or one whose free text has
+    /// hardly begun (a phone or three): the person cannot be done, and a
+    /// pause here is a pause inside the sentence.
+    case unfinished
     /// A whole sentence; `extendable` when the grammar has longer
     /// sentences that begin with it ("an americano" → "an americano with milk").
     case complete(extendable: Bool)

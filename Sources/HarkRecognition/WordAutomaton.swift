@@ -99,10 +99,10 @@ struct WordAutomaton: Hashable {
             for s in current {
                 for t in transitions[s] where t.symbol == symbol { next.insert(t.to) }
             }
-            if next.isEmpty { return .incomplete }
+            if next.isEmpty { return .notASentence }
             current = epsilonClosure(next)
         }
-        guard !current.isDisjoint(with: finals) else { return .incomplete }
+        guard !current.isDisjoint(with: finals) else { return .unfinished }
         return current.contains { !transitions[$0].isEmpty } ? .complete(extendable: true) : .complete(extendable: false)
     }
 }

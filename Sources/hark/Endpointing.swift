@@ -15,6 +15,9 @@ struct EndpointingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds of silence that end an utterance whose whole sentence ends in free text that reads as the end of a sentence (\"... saying I'm running late\"); 'off' waits --trailing-silence after free text.", valueName: "seconds|off"))
     var freeTextEndSilence: String = "0.5"
 
+    @Option(help: ArgumentHelp("Seconds of silence that end an utterance while what was heard is only the beginning of a sentence of the grammar (\"send a message to ...\"): a pause inside the sentence; 'off' waits --trailing-silence.", valueName: "seconds|off"))
+    var unfinishedSentenceSilence: String = "1.2"
+
     @Option(help: ArgumentHelp("Once an utterance has begun, sound more than this many dB below its loudest moment no longer continues it (breath, echo, background after the last word); 'off' counts all sound above the noise floor.", valueName: "dB|off"))
     var speechRange: String = "30"
 
@@ -32,6 +35,10 @@ struct EndpointingOptions: ParsableArguments {
         }
         try checkSilence(freeTextEndSilence, of: "--free-text-end-silence")
         try checkSilence(completeSentenceSilence, of: "--complete-sentence-silence")
+        guard unfinishedSentenceSilence == "off"
+            || Double(unfinishedSentenceSilence).map({ $0 >= trailingSilence && $0 < 10 }) == true else {
+            throw ValidationError("--unfinished-sentence-silence takes seconds from --trailing-silence (\(trailingSilence)) to 10, or 'off'")
+        }
     }
 
     /// A shorter silence than the trailing one: seconds from 0.05 to
@@ -49,6 +56,7 @@ struct EndpointingOptions: ParsableArguments {
         configuration.completeSentenceSilence = completeSentenceSilence == "off" ? nil : Double(completeSentenceSilence)
         configuration.finalSentenceSilence = finalSentenceSilence
         configuration.freeTextEndSilence = freeTextEndSilence == "off" ? nil : Double(freeTextEndSilence)
+        configuration.unfinishedSentenceSilence = unfinishedSentenceSilence == "off" ? nil : Double(unfinishedSentenceSilence)
         configuration.speechRange = speechRange == "off" ? nil : Double(speechRange)
         return configuration
     }

@@ -112,7 +112,7 @@ struct DenoisingRecognizerTests {
         #expect(whole.text.hasPrefix("send a text to"), "\(whole.text)")
         // Streamed: held back from the recognizer (no partial), then the same whole decode.
         let streamed = try await stream(noisy, through: stage, grammar: grammar)
-        #expect(streamed.partial == PartialRecognition(text: "", sentence: .incomplete))
+        #expect(streamed.partial == PartialRecognition(text: "", sentence: .notASentence))
         #expect(streamed.result.text == expected.text && streamed.result.confidence == expected.confidence)
         // The stage is the only place noise is handled: the recognizer alone hears the noise.
         let raw = try await decoder.recognize(noisy, grammar: grammar)

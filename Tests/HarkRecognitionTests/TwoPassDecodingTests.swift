@@ -57,8 +57,16 @@ struct TwoPassDecodingTests {
         let free = PhoneLoop.word("AH", .dictation)
         let opening = "send a message to bobo on monkey chat".split(separator: " ").map(String.init)
         #expect(g.reading(of: opening) == .complete(extendable: true))
-        #expect(g.reading(of: opening + ["saying", free, free]) == .endsInFreeText(likelyEnded: false))
-        #expect(g.reading(of: opening + ["saying"]) == .incomplete)
+        #expect(g.reading(of: opening + ["saying", free, free, free, free]) == .endsInFreeText(likelyEnded: false))
+        // Free text of a phone or three has hardly begun: the sentence is not yet whole.
+        #expect(g.reading(of: opening + ["saying", free, free, free]) == .unfinished)
+        #expect(g.reading(of: opening + ["saying"]) == .unfinished)
+        // A beginning of a sentence is unfinished; words no sentence begins
+        // with, the garbage loop's, or nothing at all are no sentence.
+        #expect(g.reading(of: ["send", "a", "message", "to"]) == .unfinished)
+        #expect(g.reading(of: ["message", "send"]) == .notASentence)
+        #expect(g.reading(of: ["send", PhoneLoop.word("AH", .garbage)]) == .notASentence)
+        #expect(g.reading(of: []) == .notASentence)
         // The judgement needs the n-gram decoder, made by a grammar with free text.
         let d = try decoder.get()
         _ = try d.recognize([Int16](repeating: 0, count: 16_000), grammar: g)

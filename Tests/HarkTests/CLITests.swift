@@ -286,6 +286,7 @@ struct CLITests {
             (["--free-text-end-silence", "5"], "--free-text-end-silence takes seconds from 0.05 to --trailing-silence"),
             (["--free-text-end-probability", "2"], "--free-text-end-probability takes a number from 0 to 1"),
             (["--complete-sentence-silence", "soon"], "--complete-sentence-silence takes seconds"),
+            (["--unfinished-sentence-silence", "0.5"], "--unfinished-sentence-silence takes seconds from --trailing-silence (0.8) to 10"),
         ] {
             let result = try runHark(["listen", "--device", "-", "--playback", "none"] + arguments, stdin: "/dev/null")
             #expect(result.status != 0)

@@ -35,13 +35,20 @@ private func hearLive(_ samples: [Int16], _ live: LiveHearing) async throws -> [
 /// `first`, a `pause` of silence, then `second` (each trimmed to its
 /// speech), heard live: the one turn it must make.
 private func heardAcrossPause(_ first: String, _ pause: Double, _ second: String) async throws -> HeardUtterance {
-    let live = LiveHearing(assistant: try makeStreamingAssistant())
-    let audio = silence(0.5) + (try speechOnly(spoken(first, "first"))) + silence(pause)
-        + (try speechOnly(spoken(second, "second"))) + silence(1.5)
-    let heard = try await hearLive(audio, live)
+    let heard = try await hearAcrossPause(first, pause, second)
     let texts = heard.map(\.turn?.heard)
     try #require(heard.count == 1, "cut into \(texts)")
     return heard[0]
+}
+
+/// `first`, a `pause` of silence, then `second` (each trimmed to its
+/// speech), heard live with `configuration`: every utterance heard.
+private func hearAcrossPause(_ first: String, _ pause: Double, _ second: String,
+                             configuration: EndpointerConfiguration = EndpointerConfiguration()) async throws -> [HeardUtterance] {
+    let live = LiveHearing(assistant: try makeStreamingAssistant(), configuration: configuration)
+    let audio = silence(0.5) + (try speechOnly(spoken(first, "first"))) + silence(pause)
+        + (try speechOnly(spoken(second, "second"))) + silence(1.5)
+    return try await hearLive(audio, live)
 }
 
 /// The streams of these tests hold their own decoder: the rest of the
@@ -88,6 +95,30 @@ struct StreamingTests {
         #expect(endedEarly)
         let silenceWaited = heard.endpointTime - heard.utterance.speechEndTime
         #expect(silenceWaited < 0.75, "waited \(silenceWaited) s of silence")
+    }
+
+    @Test("a pause longer than the trailing silence, inside a sentence that is not yet whole, waits for the rest; without that wait it cuts the request in two")
+    func longPauseMidSentence() async throws {
+        let first = "cancel my", second = "monkeyride ride"
+        // 1.0 s: longer than the 0.8 s trailing silence, shorter than the
+        // 1.2 s an unfinished sentence waits.
+        let heard = try await heardAcrossPause(first, 1.0, second)
+        let turn = try #require(heard.turn)
+        #expect(turn.intent == "INCancelRideIntent", "heard '\(turn.heard)'")
+        var plain = EndpointerConfiguration()
+        plain.unfinishedSentenceSilence = nil
+        let cut = try await hearAcrossPause(first, 1.0, second, configuration: plain)
+        #expect(cut.count == 2, "\(cut.map(\.turn?.heard))")
+    }
+
+    @Test("a clatter in which no word of the grammar was heard ends after the plain trailing silence, not the longer wait for an unfinished sentence")
+    func noSentenceEndsAtTrailingSilence() async throws {
+        let open = try makeAssistant(decoder: try PocketSphinxDecoder(model: AcousticModel()))
+        let heard = try await hearLive(silence(0.5) + clatter(seed: 7) + silence(2), LiveHearing(assistant: open, passingUnheard: true))
+        let first = try #require(heard.first)
+        #expect(first.turn == nil, "heard '\(first.turn?.heard ?? "")'")
+        let waited = first.endpointTime - first.utterance.speechEndTime
+        #expect(waited > 0.75 && waited < 0.9, "waited \(waited) s of silence")
     }
 
     @Test("a pause inside free text whose words so far do not end a sentence does not cut the message off")
