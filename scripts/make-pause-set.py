@@ -17,7 +17,7 @@ with the original labels, so `hark bench <out>/manifest.jsonl --streaming`
 reports how many were heard as more than one utterance (`cut`) and whether
 the request was still understood.
 
-Usage: scripts/make-pause-set.py [--out DIR] [--pauses 0.5,0.7] [--voices espeak-us,flite-slt]
+Usage: scripts/make-pause-set.py [--out DIR] [--pauses 0.5,0.7,0.9] [--voices espeak-us,flite-slt]
 (any voice of scripts/make-fixtures.py; needs its synthesisers and sox)
 """
 import argparse
@@ -50,14 +50,16 @@ def speak(voice, text, path, tmp):
     command, stdin = VOICES[voice](text, raw)
     subprocess.run(command, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # 16 kHz mono, with the synthesiser's own leading and trailing silence trimmed.
-    subprocess.run(["sox", raw, "-r", "16000", "-c", "1", "-b", "16", path,
+    # -R: sox seeds its dither, so the same text and voice give the same
+    # samples every run (dither kept: no recording is digital silence).
+    subprocess.run(["sox", "-R", raw, "-r", "16000", "-c", "1", "-b", "16", path,
                     "silence", "1", "0.01", "0.1%", "reverse", "silence", "1", "0.01", "0.1%", "reverse"], check=True)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "hark-pause-set"))
-    parser.add_argument("--pauses", default="0.5,0.7", help="pause lengths in seconds, comma separated")
+    parser.add_argument("--pauses", default="0.5,0.7,0.9", help="pause lengths in seconds, comma separated")
     parser.add_argument("--voices", default="espeak-us,flite-slt")
     args = parser.parse_args()
     pauses = [float(p) for p in args.pauses.split(",")]
@@ -78,7 +80,7 @@ def main():
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         silence = os.path.join(tmp, "edge.wav")
-        subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", silence, "trim", "0", "0.4"], check=True)
+        subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", silence, "trim", "0", "0.4"], check=True)
         for case in requests:
             words = case["text"].split()
             at = split_point(words)
@@ -93,9 +95,9 @@ def main():
                 speak(voice, second, b, tmp)
                 for pause in pauses:
                     gap = os.path.join(tmp, "gap.wav")
-                    subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
+                    subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
                     name = f"{voice}/{case_id}-{round(pause * 1000)}.wav"
-                    subprocess.run(["sox", silence, a, gap, b, silence, os.path.join(args.out, name)], check=True)
+                    subprocess.run(["sox", "-R", silence, a, gap, b, silence, os.path.join(args.out, name)], check=True)
                     label = {k: case[k] for k in ("app", "intent", "slots", "text") if k in case}
                     label.update({"audio": name, "voice": voice, "set": "pause", "pause": pause, "pause_after": first})
                     lines.append(label)
