@@ -31,11 +31,13 @@ public actor Assistant {
 
     private var mainGraph: IntentGraph
     private var mainParser: TextParser
-    /// The free-text slots of each app's intents: a reading whose free text
-    /// holds an app's name is not taken (see ``requestParses(of:)``). Fixed
-    /// for the assistant's life, like the installed apps and their names (a
-    /// grammar rebuild only changes vocabulary).
-    private let freeTextSlots: [IntentKey: Set<String>]
+    /// The slots of each app's intents declared free text (`slot NAME:
+    /// text`); any other slot read as free text is a `{slot or text}` value
+    /// that is on no list (a place), which only a request naming its app
+    /// may give (see ``wholeRequestParses(of:)``). Fixed for the assistant's
+    /// life, like the installed apps and their names (a grammar rebuild
+    /// only changes vocabulary).
+    private let textSlots: [IntentKey: Set<String>]
     private let appNames: AppNames
     private var mainGrammar: DecoderGrammar
     private var conversation: Conversation?
@@ -104,7 +106,7 @@ public actor Assistant {
         policy.locked = locked
         let instances = catalog.grammarInstances()
         let graph = try Self.compile(instances, apps: catalog.apps)
-        freeTextSlots = Self.freeTextSlots(of: instances)
+        textSlots = Self.textSlots(of: instances)
         appNames = AppNames(catalog.apps)
         // Free text may use the apps' own words too ("bananas").
         var dictation = dictation
@@ -117,8 +119,8 @@ public actor Assistant {
         if let decoder { try decoder.prepare(mainGrammar) }
     }
 
-    /// Each app's intents' free-text slots.
-    static func freeTextSlots(of instances: [GrammarInstance]) -> [IntentKey: Set<String>] {
+    /// Each app's intents' slots declared free text.
+    static func textSlots(of instances: [GrammarInstance]) -> [IntentKey: Set<String>] {
         var slots: [IntentKey: Set<String>] = [:]
         for instance in instances {
             let text = Set(instance.grammar.slots.compactMap { $0.value == .text ? $0.key : nil })
@@ -227,10 +229,17 @@ public actor Assistant {
         return []
     }
 
-    /// The slots of `parse` that are free text.
+    /// The slots of `parse` read as free text: a reading whose free text
+    /// holds an app's name is not taken (see ``wholeRequestParses(of:)``).
     private func freeTextSlots(of parse: Parse) -> [SlotValue] {
-        guard let free = freeTextSlots[IntentKey(app: parse.app, intent: parse.intent)] else { return [] }
-        return parse.slots.filter { free.contains($0.name) }
+        parse.slots.filter(\.isFreeText)
+    }
+
+    /// Whether `parse` gives a value the app has a list for (a place) as
+    /// words on no list.
+    private func givesUnlistedValue(_ parse: Parse) -> Bool {
+        let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+        return parse.slots.contains { $0.isFreeText && !text.contains($0.name) }
     }
 
     /// The installed apps whose names the words hold.
@@ -245,6 +254,10 @@ public actor Assistant {
     private func wholeRequestParses(of text: String) -> [Parse] {
         mainParser.parse(text).filter { parse in
             let namesNoApp = parse.slotValues[Catalog.appSlot] == nil
+            // A place on no list is taken only from a request that names its
+            // app ("MonkeyRide, take me to Union Square"): "Take me to church"
+            // is a song.
+            if namesNoApp, givesUnlistedValue(parse) { return false }
             let names = namesNoApp ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
             return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)

@@ -83,13 +83,15 @@ public enum GrammarCompiler {
         var sentenceLocation: SourceLocation?
         var slotStack: [String] = []
         /// Free-text loops by (slot, state after the slot): sentences that end
-        /// in the same free-text slot share one dictation loop, which keeps
-        /// the recognizer's search small.
+        /// in the same free-text slot share one dictation loop (a `{slot or
+        /// text}` its list with it), which keeps the recognizer's search small.
         var freeTextLoops: [FreeTextKey: Int] = [:]
 
         struct FreeTextKey: Hashable {
             var slot: String
             var exit: Int
+            /// A `{slot or text}` use: its list and free text together.
+            var orText: Bool
         }
 
         mutating func emit(_ expression: GrammarExpression, from: Int, to: Int, into graph: inout IntentGraph) throws(GrammarError) {
@@ -172,12 +174,13 @@ public enum GrammarCompiler {
                 try emit(body, from: from, to: to, into: &graph)
                 ruleStack.removeLast()
                 ruleUses.removeLast()
-            case .slot(let name, let location):
+            case .slot(let name, let location, let orText):
                 guard !slotStack.contains(name) else {
                     throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)
                 }
                 let source = instance.grammar.slots[name] ?? .list(name)
-                if source == .text, let shared = freeTextLoops[FreeTextKey(slot: name, exit: to)] {
+                let takesText = source == .text || orText
+                if takesText, let shared = freeTextLoops[FreeTextKey(slot: name, exit: to, orText: orText)] {
                     graph.addArc(from: from, to: shared, .epsilon)
                     return
                 }
@@ -187,14 +190,17 @@ public enum GrammarCompiler {
                 let exit = graph.addState()
                 graph.addArc(from: entry, to: inner, .beginSlot(name))
                 graph.addArc(from: exit, to: to, .endSlot(name))
-                switch source {
-                case .text:
-                    freeTextLoops[FreeTextKey(slot: name, exit: to)] = entry
+                if takesText {
+                    freeTextLoops[FreeTextKey(slot: name, exit: to, orText: orText)] = entry
                     // One or more words of dictation.
                     let afterWord = graph.addState()
                     graph.addArc(from: inner, to: afterWord, .anyWord)
                     graph.addArc(from: afterWord, to: inner, .epsilon)
                     graph.addArc(from: afterWord, to: exit, .epsilon)
+                }
+                switch source {
+                case .text:
+                    break
                 case .list(let listName):
                     guard let values = try instance.slotValues(slot: name, type: listName, usedAt: location) else {
                         // A built-in type: its words, tagged so the parser

@@ -292,13 +292,16 @@ struct ExpressionParser {
                 let nameStart = position
                 while position < chars.count, GrammarParser.isNameCharacter(chars[position]) { position += 1 }
                 let name = String(chars[nameStart..<position])
+                // `{name or text}`: the slot's list, or else free text.
+                let orText = c == "{" && !name.isEmpty && String(chars[position...].prefix(8)) == " or text"
+                if orText { position += 8 }
                 guard !name.isEmpty, position < chars.count, chars[position] == close else {
                     position = start
-                    throw error("expected a name and '\(close)' after '\(c)'")
+                    throw error("expected a name and '\(close)' after '\(c)'" + (c == "{" ? " (or '{name or text}')" : ""))
                 }
                 position += 1
                 let loc = SourceLocation(file: path, line: line + 1, column: column + start + 1)
-                items.append(c == "<" ? .rule(name, loc) : .slot(name, loc))
+                items.append(c == "<" ? .rule(name, loc) : .slot(name, loc, orText: orText))
             default:
                 guard isWordCharacter(c) else { throw error("unexpected '\(c)'") }
                 let start = position
@@ -322,7 +325,7 @@ extension GrammarExpression {
         case .sequence(let items): return items.map(\.spokenText).filter { !$0.isEmpty }.joined(separator: " ")
         case .alternatives(let items): return items.first?.spokenText ?? ""
         case .optional: return ""
-        case .rule(let name, _), .slot(let name, _): return name
+        case .rule(let name, _), .slot(let name, _, _): return name
         case .value(_, let canonical): return canonical
         case .anyOrder(let parts, _): return parts.map(\.spokenText).filter { !$0.isEmpty }.joined(separator: " ")
         }

@@ -13,8 +13,12 @@ public indirect enum GrammarExpression: Sendable, Equatable {
     case optional(GrammarExpression)
     /// `<name>`: the rule of that name.
     case rule(String, SourceLocation)
-    /// `{name}`: the slot of that name, captured.
-    case slot(String, SourceLocation)
+    /// `{name}`: the slot of that name, captured. `{name or text}`: here,
+    /// a value of the slot's list, or else free text — for a parameter the
+    /// app takes in any words, such as a place ("to {dropOffLocation or
+    /// text}": "to the airport" is the list's value, "to Union Station"
+    /// free text); a list value is preferred where the words are one.
+    case slot(String, SourceLocation, orText: Bool = false)
     /// A value spoken as `spoken` that stands for `canonical` (list synonyms).
     case value(spoken: GrammarExpression, canonical: String)
     /// `( a & b & [c] )`: every part once, in any order; `[ ]` parts may be
@@ -73,7 +77,7 @@ extension GrammarFile {
             case .sequence(let items), .alternatives(let items), .anyOrder(let items, _): items.forEach(walk)
             case .optional(let inner): walk(inner)
             case .value(let spoken, _): walk(spoken)
-            case .slot(let name, _):
+            case .slot(let name, _, _):
                 if seen.insert(name).inserted { names.append(name) }
             case .rule(let name, _):
                 guard visitedRules.insert(name).inserted, let rule = rules[name] else { return }
@@ -130,7 +134,7 @@ extension GrammarFile {
                 let result = words(rule)
                 expanded[name] = result
                 return result
-            case .slot(let name, _):
+            case .slot(let name, _, _):
                 switch source(ofSlot: name) {
                 case .text: return ["something"]
                 case .list(let list):

@@ -110,6 +110,33 @@ public enum JSGFExporter {
             return name
         }
 
+        /// The dictation rule a free-text slot refers to; nil with no dictation words.
+        mutating func dictationText() -> String? {
+            let key = "dictation"
+            if let known = memo[key] { return known.map { "<\($0)>" } }
+            let words = dictationWords.map(JSGFExporter.token).joined(separator: " | ")
+            let defined = words.isEmpty ? nil : define(base: "dictation", body: "( \(words) )+")
+            memo[key] = .some(defined)
+            return defined.map { "<\($0)>" }
+        }
+
+        /// A list slot's values as a rule of their own, or a built-in type's words.
+        mutating func listText(slot name: String, type: String, at location: SourceLocation, instance: Int,
+                               of instances: [GrammarInstance]) throws(GrammarError) -> String? {
+            let key = "\(instance)\u{0}list\u{0}\(type)"
+            if let known = memo[key] { return known.map { "<\($0)>" } }
+            let defined: String?
+            if let values = try instances[instance].slotValues(slot: name, type: type, usedAt: location) {
+                defined = try text(values, instance: instance, of: instances, top: true)
+                    .map { define(base: type, body: $0) }
+            } else {
+                let type = SpokenValueType(rawValue: type)!
+                return try text(type.expression, instance: instance, of: instances)
+            }
+            memo[key] = .some(defined)
+            return defined.map { "<\($0)>" }
+        }
+
         /// The JSGF text of an expression, nil when it matches only silence.
         /// `top` leaves a top-level choice unbracketed.
         mutating func text(_ expression: GrammarExpression, instance: Int, of instances: [GrammarInstance],
@@ -151,30 +178,17 @@ public enum JSGFExporter {
                 let defined = bodyText.map { define(base: name.hasPrefix("hark.") ? "hark_" + name.dropFirst(5) : name, body: $0) }
                 memo[key] = .some(defined)
                 return defined.map { "<\($0)>" }
-            case .slot(let name, let location):
-                let source = inst.grammar.slots[name] ?? .list(name)
-                switch source {
-                case .text:
-                    let key = "dictation"
-                    if let known = memo[key] { return known.map { "<\($0)>" } }
-                    let words = dictationWords.map(JSGFExporter.token).joined(separator: " | ")
-                    let defined = words.isEmpty ? nil : define(base: "dictation", body: "( \(words) )+")
-                    memo[key] = .some(defined)
-                    return defined.map { "<\($0)>" }
+            case .slot(let name, let location, let orText):
+                var choices: [String?] = []
+                switch inst.grammar.slots[name] ?? .list(name) {
+                case .text: choices.append(dictationText())
                 case .list(let type):
-                    let key = "\(instance)\u{0}list\u{0}\(type)"
-                    if let known = memo[key] { return known.map { "<\($0)>" } }
-                    let defined: String?
-                    if let values = try inst.slotValues(slot: name, type: type, usedAt: location) {
-                        defined = try text(values, instance: instance, of: instances, top: true)
-                            .map { define(base: type, body: $0) }
-                    } else {
-                        let type = SpokenValueType(rawValue: type)!
-                        return try text(type.expression, instance: instance, of: instances)
-                    }
-                    memo[key] = .some(defined)
-                    return defined.map { "<\($0)>" }
+                    choices.append(try listText(slot: name, type: type, at: location, instance: instance, of: instances))
+                    // `{slot or text}`: the list's values or the dictation rule.
+                    if orText { choices.append(dictationText()) }
                 }
+                let said = choices.compactMap { $0 }
+                return said.count > 1 ? "( \(said.joined(separator: " | ")) )" : said.first
             case .anyOrder(let parts, _):
                 // Rule per set of parts said (bit mask), from the full set
                 // down: R(S) = P_i R(S + i) | ..., optional once every

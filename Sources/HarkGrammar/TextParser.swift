@@ -7,11 +7,15 @@ public struct SlotValue: Sendable, Equatable, Hashable {
     public var raw: String
     /// The canonical value (a list synonym's value), or the raw words.
     public var value: String
+    /// Whether the words were read as free text (a `text` slot, or a
+    /// `LIST or text` slot given words that are none of the list's).
+    public var isFreeText: Bool
 
-    public init(name: String, raw: String, value: String) {
+    public init(name: String, raw: String, value: String, isFreeText: Bool = false) {
         self.name = name
         self.raw = raw
         self.value = value
+        self.isFreeText = isFreeText
     }
 }
 
@@ -180,7 +184,8 @@ public struct TextParser: Sendable {
                 for index in free.isEmpty ? words : words.isEmpty ? free : (words + free).sorted() {
                     let arc = arcs[index]
                     let cost = arc.label == .anyWord ? hyp.cost + Self.freeTextCost : hyp.cost
-                    offer(arc.to, Hypothesis(cost: cost, path: PathNode(.word(token), hyp.path)))
+                    let step: PathNode.Step = arc.label == .anyWord ? .freeWord(token) : .word(token)
+                    offer(arc.to, Hypothesis(cost: cost, path: PathNode(step, hyp.path)))
                 }
             }
             if filler {
@@ -205,7 +210,7 @@ public struct TextParser: Sendable {
     // MARK: - Search
 
     final class PathNode: @unchecked Sendable {
-        enum Step { case word(String), skip(String), tag(ArcLabel) }
+        enum Step { case word(String), freeWord(String), skip(String), tag(ArcLabel) }
         let step: Step
         let parent: PathNode?
         init(_ step: Step, _ parent: PathNode?) {
@@ -248,16 +253,19 @@ public struct TextParser: Sendable {
 
         var slots: [SlotValue] = []
         var skipped: [String] = []
-        // Open slots, innermost last: name, words, value tags.
-        var open: [(name: String, words: [String], values: [String])] = []
+        // Open slots, innermost last: name, words, value tags, free text read.
+        var open: [(name: String, words: [String], values: [String], free: Bool)] = []
         for step in steps {
             switch step {
             case .word(let w):
                 for i in open.indices { open[i].words.append(w) }
+            case .freeWord(let w):
+                for i in open.indices { open[i].words.append(w) }
+                if !open.isEmpty { open[open.count - 1].free = true }
             case .skip(let w):
                 skipped.append(w)
             case .tag(.beginSlot(let name)):
-                open.append((name, [], []))
+                open.append((name, [], [], false))
             case .tag(.value(let tag)):
                 if !open.isEmpty { open[open.count - 1].values.append(tag) }
             case .tag(.endSlot(let name)):
@@ -270,7 +278,7 @@ public struct TextParser: Sendable {
                                                               context: valueContext) else { return nil }
                     value = converted
                 }
-                slots.append(SlotValue(name: name, raw: raw, value: value))
+                slots.append(SlotValue(name: name, raw: raw, value: value, isFreeText: slot.free))
             case .tag:
                 break
             }

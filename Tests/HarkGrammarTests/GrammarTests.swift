@@ -91,6 +91,27 @@ struct TextParserTests {
         #expect(best.slotValues["content"] == content)
     }
 
+    @Test("'{slot or text}' takes the slot's list value where the words are one, and any other words as free text; plain '{slot}' only the list")
+    func slotOrText() throws {
+        let source = """
+        list place:
+            home
+            (the airport | the airfield) => the airport
+        slot destination: place
+        intent Ride:
+            take me (to {destination or text} | {destination}) [please]
+        """
+        let parser = TextParser(graph: try compile(source))
+        let listed = try #require(parser.parse("take me to the airfield please").first)
+        #expect(listed.slots == [SlotValue(name: "destination", raw: "the airfield", value: "the airport")])
+        let free = try #require(parser.parse("take me to union station please").first)
+        #expect(free.slots == [SlotValue(name: "destination", raw: "union station", value: "union station", isFreeText: true)])
+        #expect(parser.parse("take me home").first?.slotValues["destination"] == "home")
+        // No carrier word, no free text.
+        #expect(parser.parse("take me home last night").isEmpty)
+        #expect(throws: GrammarError.self) { try GrammarParser.parse("intent Ride:\n    to {destination or words}\n", path: "r.hark") }
+    }
+
     @Test("canonical values keep the raw words too")
     func rawAndCanonical() throws {
         let parser = TextParser(graph: try compile(messagingGrammar))

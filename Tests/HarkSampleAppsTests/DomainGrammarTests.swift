@@ -75,7 +75,7 @@ struct DomainGrammarTests {
         func go(_ e: GrammarExpression) -> [String] {
             switch e {
             case .word(let w): return [w]
-            case .slot(let name, _): return ["{\(name)}"]
+            case .slot(let name, _, _): return ["{\(name)}"]
             case .value(let spoken, _): return go(spoken)
             case .optional(let inner): return [""] + go(inner)
             case .alternatives(let items): return Array(items.flatMap(go).prefix(limit))

@@ -258,6 +258,32 @@ struct NaturalPhrasingTests {
             == .understood(app: "TasksNotes", intent: "INAddTasksIntent", slots: ["taskTitles": "call bobo's mom"]))
     }
 
+    @Test("a place on no list, after 'to', 'from' or 'at', is taken as the person says it, since the app takes any place; a listed place is still the list's")
+    func placesBeyondTheList() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        let cases: [(String, [String: String])] = [
+            ("Get me a ride to Union Station with MonkeyRide", ["dropOffLocation": "union station"]),
+            ("Book a MonkeyRide from Maple Street to Pier 39", ["pickupLocation": "maple street", "dropOffLocation": "pier thirty nine"]),
+            ("MonkeyRide, take me to the train station", ["dropOffLocation": "the station"]),
+            ("Get me a cab to Union Square for two people with MonkeyRide", ["dropOffLocation": "union square", "partySize": "2"]),
+            ("Get me from work to home in a Monkey Pool on MonkeyRide",
+             ["pickupLocation": "work", "dropOffLocation": "home", "rideOptionName": "monkey-pool"]),
+        ]
+        for (text, slots) in cases {
+            #expect(await assistant.reading(of: text) == .understood(app: "MonkeyRide", intent: "INRequestRideIntent", slots: slots),
+                    "\"\(text)\"")
+        }
+        // Named no app, a place on no list is no request: a song is not a ride.
+        #expect(await assistant.reading(of: "Take me to church") == .notUnderstood)
+        #expect(await assistant.reading(of: "Take me to the airport") == .understood(
+            app: "MonkeyRide", intent: "INRequestRideIntent", slots: ["dropOffLocation": "the airport"]))
+        // The app's name is never the place.
+        #expect(await assistant.reading(of: "Get me a ride to MonkeyRide") != .understood(
+            app: "MonkeyRide", intent: "INRequestRideIntent", slots: ["dropOffLocation": "monkey ride"]))
+        let booked = await assistant.read("Get me a ride to Union Station with MonkeyRide")
+        #expect(booked.speech.localizedCaseInsensitiveContains("union station"), "\(booked.speech)")
+    }
+
     @Test("a typed request beside a remark, split off by a comma, is read when it names its app")
     func requestBesideARemark() async throws {
         let assistant = try makeAssistant(recognizer: false)
