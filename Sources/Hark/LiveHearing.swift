@@ -69,8 +69,9 @@ public final class LiveHearing {
 
     /// The silence after which the utterance ends, for what the recognizer has heard so far.
     private func silenceNeeded(for sentence: SentenceReading) -> Double {
+        // The longest wait: the endpointer's own trailing silence.
+        if sentence == .unfinished { return endpointer.configuration.trailingSilence }
         let trailing = configuration.trailingSilence
-        if sentence == .unfinished { return max(configuration.unfinishedSentenceSilence ?? trailing, trailing) }
         guard let quick = configuration.completeSentenceSilence else { return trailing }
         let needed: Double? = switch sentence {
         case .notASentence, .unfinished, .endsInFreeText(likelyEnded: false): nil

@@ -8,7 +8,7 @@ public struct SlotValue: Sendable, Equatable, Hashable {
     /// The canonical value (a list synonym's value), or the raw words.
     public var value: String
     /// Whether the words were read as free text (a `text` slot, or a
-    /// `LIST or text` slot given words that are none of the list's).
+    /// `{slot or text}` use given words that are none of the list's).
     public var isFreeText: Bool
 
     public init(name: String, raw: String, value: String, isFreeText: Bool = false) {
