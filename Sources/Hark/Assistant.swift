@@ -496,6 +496,20 @@ public actor Assistant {
         return try await decoder.startStream(grammar: await grammarToHear())
     }
 
+    /// Hears the next utterance as a recognizer just made would: forgets
+    /// what the recognizer learnt of the room, microphone and speaker from
+    /// those before (``SpeechRecognizer/resetAdaptation()``). For a
+    /// conversation with someone else on a shared recognizer.
+    public func resetAdaptation() async {
+        await decoder?.resetAdaptation()
+    }
+
+    /// Hears the next utterances as a session that had heard `samples`
+    /// before would (``SpeechRecognizer/adaptListening(to:)``).
+    public func adaptListening(to samples: [Int16]) async throws {
+        try await decoder?.adaptListening(to: samples)
+    }
+
     /// Answers the utterance `stream` heard (see ``startHearing()``).
     ///
     /// - Throws: ``RecognitionError`` when decoding fails.

@@ -465,6 +465,18 @@ public enum Bench {
                             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
                             defer { try? FileManager.default.removeItem(at: data) }
                             let assistant = try makeAssistant(worker, data)
+                            // A stream adapts the recognizer to the speaker and
+                            // microphone, and the worker's last recording was
+                            // someone else's: each conversation is heard as by
+                            // a session that has heard its speaker before (or,
+                            // cold, as by a `hark listen` just started), so the
+                            // figures do not depend on the order or --jobs.
+                            if let streaming, let first = groups[index].min(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                                await assistant.resetAdaptation()
+                                if !streaming.coldStart {
+                                    try await assistant.adaptListening(to: audio(first.audio, noise: noise, snr: snr))
+                                }
+                            }
                             var results: [UtteranceResult] = []
                             for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
                                 let result: UtteranceResult
@@ -504,12 +516,17 @@ public enum Bench {
         public var chunk: Int
         /// Synthesises the answer, to time the first sample of it; nil leaves that out.
         public var synthesizer: (any SpeechSynthesizer)?
+        /// Each conversation is heard as by a `hark listen` just started
+        /// (the model's starting cepstral mean), not as by a session that has
+        /// heard its speaker before (the mean of their first recording).
+        public var coldStart: Bool
 
         public init(endpointer: EndpointerConfiguration = EndpointerConfiguration(), chunk: Int = 320,
-                    synthesizer: (any SpeechSynthesizer)? = nil) {
+                    synthesizer: (any SpeechSynthesizer)? = nil, coldStart: Bool = false) {
             self.endpointer = endpointer
             self.chunk = chunk
             self.synthesizer = synthesizer
+            self.coldStart = coldStart
         }
     }
 
@@ -521,10 +538,7 @@ public enum Bench {
     /// are those a live listener waits.
     static func streamed(_ u: LabelledUtterance, assistant: Assistant, noise: NoiseMixer?, snr: Double?,
                          settings: StreamingSettings) async throws -> UtteranceResult {
-        let rate = PCMAudio.recognitionRate
-        let clean = try WAVReader.readForRecognition(contentsOf: u.audio).samples + [Float](repeating: 0, count: rate)
-        let mixed = noise.flatMap { noise in snr.map { noise.mix(clean, snr: $0, key: URL(fileURLWithPath: u.audio).lastPathComponent) } } ?? clean
-        let samples = PCMAudio(samples: mixed, sampleRate: rate).int16Samples()
+        let samples = try recording(u, noise: noise, snr: snr, silenceAfter: 1)
         // As `hark listen` hears an open microphone: a clatter or a breath
         // the endpointer took for speech, in which no word was heard, goes
         // unanswered, and the request after it is the answer scored.
@@ -560,6 +574,16 @@ public enum Bench {
         result.streamed = UtteranceResult.Streamed(finalizeSeconds: first.finalizeSeconds, endOfSpeechSeconds: endOfSpeech, answerSeconds: answer,
                                    endedEarly: first.endedEarly, utterances: heard.count)
         return result
+    }
+
+    /// The recording as a microphone gives it (untrimmed), with noise mixed
+    /// in when asked, and `silenceAfter` seconds of silence after it (the
+    /// noise goes on over them).
+    static func recording(_ u: LabelledUtterance, noise: NoiseMixer?, snr: Double?, silenceAfter: Double = 0) throws -> [Int16] {
+        let rate = PCMAudio.recognitionRate
+        let clean = try WAVReader.readForRecognition(contentsOf: u.audio).samples + [Float](repeating: 0, count: Int(Double(rate) * silenceAfter))
+        let mixed = noise.flatMap { noise in snr.map { noise.mix(clean, snr: $0, key: URL(fileURLWithPath: u.audio).lastPathComponent) } } ?? clean
+        return PCMAudio(samples: mixed, sampleRate: rate).int16Samples()
     }
 
     /// Scores a stock decoder on the same utterances: it decodes every

@@ -35,15 +35,18 @@ public struct BenchSettings: Sendable, Encodable {
     public var snrs: [Double]
     public var jobs: Int
     public var baseline: String?
+    /// `--streaming`: "adapted" (each conversation heard as by a session
+    /// that has heard its speaker before) or "cold start"; nil for whole files.
+    public var streaming: String?
 
     enum CodingKeys: String, CodingKey {
-        case version, date, host, command, manifest, labels, sets, model, apps, domains, rejection, denoise, noise, seed, snrs, jobs, baseline
+        case version, date, host, command, manifest, labels, sets, model, apps, domains, rejection, denoise, noise, seed, snrs, jobs, baseline, streaming
         case audioDirectory = "audio_directory", decoderOptions = "decoder_options", denoiseActive = "denoise_active"
     }
 
     public init(manifest: String?, labels: String?, audioDirectory: String?, sets: [String], model: String, apps: String?,
                 domains: String?, decoderOptions: [String: String], rejection: String, denoise: String, denoiseActive: Bool,
-                noise: String?, seed: UInt64, snrs: [Double], jobs: Int, baseline: String?) {
+                noise: String?, seed: UInt64, snrs: [Double], jobs: Int, baseline: String?, streaming: String? = nil) {
         self.manifest = manifest
         self.labels = labels
         self.audioDirectory = audioDirectory
@@ -60,6 +63,7 @@ public struct BenchSettings: Sendable, Encodable {
         self.snrs = snrs
         self.jobs = jobs
         self.baseline = baseline
+        self.streaming = streaming
     }
 
     /// Every key is written, a setting not given as null.
@@ -85,6 +89,7 @@ public struct BenchSettings: Sendable, Encodable {
         try c.encode(snrs, forKey: .snrs)
         try c.encode(jobs, forKey: .jobs)
         try c.encode(baseline, forKey: .baseline)
+        try c.encode(streaming, forKey: .streaming)
     }
 
     /// "name (Linux 6.1.0 x86_64)".

@@ -76,6 +76,15 @@ public final class DenoisingRecognizer: SpeechRecognizer {
     public func phones(of word: String) -> [String]? { recognizer.phones(of: word) }
 
     public func prepare(_ grammar: DecoderGrammar) throws { try recognizer.prepare(grammar) }
+
+    public func resetAdaptation() async { await recognizer.resetAdaptation() }
+
+    /// Adapts the recognizer to `samples` as it would hear them: denoised when noisy.
+    public func adaptListening(to samples: [Int16]) async throws {
+        let enhanced: NoiseSuppressor.Enhancement?
+        do { enhanced = try suppressor.enhanceIfNoisy(samples) } catch { throw RecognitionError("\(error)") }
+        try await recognizer.adaptListening(to: enhanced?.samples ?? samples)
+    }
 }
 
 /// ``DenoisingRecognizer``'s stream: the recognizer's own stream once the

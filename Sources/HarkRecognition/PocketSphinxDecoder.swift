@@ -136,6 +136,16 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         var phonesDecoder: OpaquePointer?
         /// A ``RecognitionStream`` holds the decoder (see ``startStream(grammar:)``).
         var streaming = false
+        /// Every decoder's running cepstral mean as it was made (see ``resetAdaptation()``).
+        var initialMeans: [RunningMean] = []
+
+        /// Keeps `decoder`'s running mean as it is now, just made, and
+        /// starts it from the grammar decoder's (another pass made later in
+        /// a session hears the room as the grammar pass has learnt it).
+        mutating func keepInitialMean(of made: OpaquePointer) {
+            if let mean = RunningMean(of: made) { initialMeans.append(mean) }
+            if made != decoder { RunningMean(of: decoder)?.restore(into: made) }
+        }
     }
 
     /// A grammar search held by the decoder.
@@ -193,6 +203,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         args["-dict"] = emptyDict
         let decoder = try Self.makeDecoder(args, modelPath: model.acousticModel)
         var initial = State(decoder: decoder, lexicon: lexicon, knownWords: ["sil"])
+        initial.keepInitialMean(of: decoder)
         // Phones this model lacks are left out of the loops rather than failing.
         for phone in PhoneLoop.phones where ps_add_word(decoder, PhoneLoop.word(phone, .dictation), phone, 0) >= 0 {
             ps_add_word(decoder, PhoneLoop.word(phone, .garbage), phone, 0)
@@ -414,6 +425,68 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
     }
 
+    /// Puts every decoder's running cepstral mean back as it was when the
+    /// decoder was made (the model's `-cmninit`), once any utterance being
+    /// heard has ended.
+    public func resetAdaptation() async {
+        await access.acquire()
+        defer { access.release() }
+        state.withLock { state in
+            guard let state, !state.streaming else { return }
+            for mean in state.initialMeans { mean.restore() }
+        }
+    }
+
+    /// Sets every decoder's running cepstral mean to the mean of `samples`'
+    /// cepstra, weighted as sphinxbase weights the model's starting mean
+    /// (500 frames): the mean a session hearing this speaker, microphone
+    /// and room settles on.
+    public func adaptListening(to samples: [Int16]) async throws {
+        await access.acquire()
+        defer { access.release() }
+        try await offPool {
+            try self.state.withLock { state in
+                guard let state, !state.streaming else { return }
+                let mean = try Self.cepstralMean(of: samples, with: state.decoder)
+                for decoder in [state.decoder, state.dictation, state.phonesDecoder].compactMap({ $0 }) {
+                    RunningMean.set(decoder, to: mean)
+                }
+            }
+        }
+    }
+
+    /// The mean of the cepstra of `samples` in `decoder`'s front end (what
+    /// `-cmn batch` subtracts from a whole utterance).
+    static func cepstralMean(of samples: [Int16], with decoder: OpaquePointer) throws -> [Float] {
+        guard let fe = ps_get_fe(decoder) else { throw RecognitionError("pocketsphinx has no front end") }
+        fe_start_stream(fe)
+        guard fe_start_utt(fe) >= 0 else { throw RecognitionError("pocketsphinx's front end could not start an utterance") }
+        let length = Int(fe_get_output_size(fe))
+        var cepstra: UnsafeMutablePointer<UnsafeMutablePointer<mfcc_t>?>?
+        var frames: Int32 = 0
+        let processed = samples.withUnsafeBufferPointer { fe_process_utt(fe, $0.baseAddress, $0.count, &cepstra, &frames) }
+        defer { if let cepstra { fe_free_2d(cepstra) } }
+        var last = [mfcc_t](repeating: 0, count: length)
+        var lastFrames: Int32 = 0
+        fe_end_utt(fe, &last, &lastFrames)
+        guard processed >= 0 else { throw RecognitionError("pocketsphinx's front end failed on \(samples.count) samples") }
+        var sum = [Double](repeating: 0, count: length)
+        var count = 0
+        if let cepstra {
+            for f in 0..<Int(frames) {
+                guard let frame = cepstra[f] else { continue }
+                for i in 0..<length { sum[i] += Double(frame[i]) }
+                count += 1
+            }
+        }
+        if lastFrames > 0 {
+            for i in 0..<length { sum[i] += Double(last[i]) }
+            count += 1
+        }
+        guard count > 0 else { throw RecognitionError("\(samples.count) samples are too few to adapt to") }
+        return sum.map { Float($0 / Double(count)) }
+    }
+
     /// ``spot(_:in:threshold:)`` from async code, without blocking a thread of the cooperative pool.
     public func spot(_ phrase: String, in samples: [Int16], threshold: Double = 1e-20) async throws -> Int? {
         await access.acquire()
@@ -629,6 +702,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         args["-allphone"] = phoneModel
         let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
         state.phonesDecoder = made
+        state.keepInitialMean(of: made)
         return made
     }
 
@@ -764,7 +838,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                 restricted = path
             }
             defer { if let restricted { try? FileManager.default.removeItem(atPath: restricted) } }
-            state.dictation = try Self.makeDecoder(args, modelPath: model.acousticModel)
+            let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
+            state.dictation = made
+            state.keepInitialMean(of: made)
         }
         guard let dictation = state.dictation else { return }
         let missing = needed.filter { !Self.knows(dictation, $0) }.sorted()

@@ -76,14 +76,29 @@ extension PocketSphinxDecoder {
             cmn_live_update(cmn)
         }
 
-        /// Puts the mean back (the decoder's utterance must have ended).
-        func restore() {
-            guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
+        /// Puts the mean back, or gives it to `other` (the decoder's
+        /// utterance must have ended).
+        func restore(into other: OpaquePointer? = nil) {
+            guard let feat = ps_get_feat(other ?? decoder), let cmn = feat.pointee.cmn_struct,
                   let mean = cmn.pointee.cmn_mean, let sum = cmn.pointee.sum,
                   Int(cmn.pointee.veclen) == self.mean.count else { return }
             for i in self.mean.indices {
                 mean[i] = self.mean[i]
                 sum[i] = self.sum[i]
+            }
+            cmn.pointee.nframe = frames
+        }
+
+        /// Sets `decoder`'s running mean to `mean`, weighted as sphinxbase
+        /// weights the model's starting mean (`CMN_WIN`, 500 frames).
+        static func set(_ decoder: OpaquePointer, to mean: [Float]) {
+            guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
+                  let current = cmn.pointee.cmn_mean, let sum = cmn.pointee.sum,
+                  Int(cmn.pointee.veclen) == mean.count else { return }
+            let frames: Int32 = 500
+            for i in mean.indices {
+                current[i] = mean[i]
+                sum[i] = mean[i] * Float(frames)
             }
             cmn.pointee.nframe = frames
         }

@@ -110,6 +110,27 @@ public protocol SpeechRecognizer: AnyObject, Sendable {
     /// Checks that every word of `grammar` can be pronounced and builds its
     /// search, so problems show before the first utterance.
     func prepare(_ grammar: DecoderGrammar) throws
+
+    /// Forgets what the recognizer has learnt from the utterances it heard
+    /// of the room, the microphone and the speaker (pocketsphinx: the
+    /// running cepstral mean a stream normalises by), so that the next
+    /// utterance is heard as by a recognizer just made. For the start of an
+    /// unrelated conversation on a shared recognizer: a benchmark's next
+    /// recording is another speaker on another microphone. Waits for an
+    /// utterance being heard to end.
+    func resetAdaptation() async
+
+    /// Adapts to the speaker, microphone and room of `samples` as a session
+    /// that had heard them speak before would be (pocketsphinx: the running
+    /// cepstral mean becomes theirs). Waits for an utterance being heard to end.
+    func adaptListening(to samples: [Int16]) async throws
+}
+
+extension SpeechRecognizer {
+    /// A recognizer that learns nothing from what it heard has nothing to forget.
+    public func resetAdaptation() async {}
+    /// A recognizer that learns nothing from what it heard adapts to nothing.
+    public func adaptListening(to samples: [Int16]) async throws {}
 }
 
 /// One utterance being recognised while it is spoken.

@@ -73,6 +73,9 @@ extension HarkCommand {
         @Flag(help: "Feed each recording through the live loop in 20 ms pieces, as hark listen hears a microphone (streaming recognition, grammar-aware endpointing), and report finalize_ms, end_of_speech_ms and the first sample of the spoken answer.")
         var streaming = false
 
+        @Flag(help: "With --streaming: hear each conversation as a hark listen just started does (the model's starting cepstral mean), not as a session that has heard its speaker before (adapted to their first recording).")
+        var coldStart = false
+
         @OptionGroup var endpointing: EndpointingOptions
 
         @OptionGroup var options: AssistantOptions
@@ -88,6 +91,7 @@ extension HarkCommand {
             case 1: break
             default: throw ValidationError("give one of a MANIFEST.jsonl, --labels and --typed, not several")
             }
+            if coldStart, !streaming { throw ValidationError("--cold-start goes with --streaming") }
             if streaming, baseline != nil {
                 throw ValidationError("--baseline decodes whole files with stock pocketsphinx; it does not go with --streaming")
             }
@@ -134,9 +138,10 @@ extension HarkCommand {
                     sets: sets, model: options.model, apps: options.apps, domains: options.domains,
                     decoderOptions: options.decoderArguments, rejection: options.rejection,
                     denoise: options.denoise.rawValue, denoiseActive: options.denoise.enabled,
-                    noise: noise, seed: seed, snrs: mixer == nil ? [] : snrs!, jobs: jobs, baseline: baseline?.rawValue)
+                    noise: noise, seed: seed, snrs: mixer == nil ? [] : snrs!, jobs: jobs, baseline: baseline?.rawValue,
+                    streaming: streaming ? (coldStart ? "cold start" : "adapted") : nil)
                 let live = streaming ? Bench.StreamingSettings(
-                    endpointer: endpointing.configuration, synthesizer: try ESpeakSynthesizer()) : nil
+                    endpointer: endpointing.configuration, synthesizer: try ESpeakSynthesizer(), coldStart: coldStart) : nil
                 let recorder = BenchRecorder()
                 let terminal = isatty(STDERR_FILENO) == 1
                 let interrupts = Interrupts { signal in

@@ -367,6 +367,37 @@ struct BenchCommandTests {
         #expect(zero.status != 0 && zero.err.contains("--jobs takes 1 to 64"), "\(zero.err)")
     }
 
+    @Test("--streaming: --jobs 2 gives every figure --jobs 1 gives but the timings, though each worker's decoder heard other voices before")
+    func streamingJobs() throws {
+        let dir = try temporaryDirectory("bench-streaming-jobs")
+        // Four voices, one after another: a worker's running mean carried
+        // from one voice to the next made the figures depend on the order.
+        let voices = ["espeak-us/", "flite-slt/", "flite-rms/", "espeak-gb/"]
+        let lines = try String(contentsOf: Repo.fixtures.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.contains(#""set": "core""#) }
+        let chosen = voices.flatMap { voice in lines.filter { $0.contains(voice) }.prefix(2) }
+        try #require(chosen.count == 8)
+        let manifest = dir.appendingPathComponent("manifest.jsonl")
+        try Data(chosen.map { $0.replacingOccurrences(of: #""audio": ""#, with: #""audio": "\#(Repo.fixtures.path)/"#) }
+            .joined(separator: "\n").utf8).write(to: manifest)
+        func results(_ jobs: String, _ extra: [String] = []) throws -> (figures: [String], settings: String) {
+            let report = dir.appendingPathComponent("report-\(jobs)\(extra.joined())").path
+            let result = try runHark(["bench", manifest.path, "--streaming", "--jobs", jobs, "--report", report] + extra)
+            #expect(result.status == 0, "\(result.err)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/report.json"))) as? [String: Any])
+            let each = (json["results"] as? [[String: Any]] ?? []).map { "\($0["audio"] ?? "") \($0["heard"] ?? "") \($0["confidence"] ?? "")" }
+            let settings = (json["settings"] as? [String: Any])?["streaming"] as? String ?? "(none)"
+            return (each.sorted(), settings)
+        }
+        let one = try results("1"), two = try results("2")
+        #expect(one.figures.count == 8)
+        #expect(one.figures == two.figures)
+        #expect(one.settings == "adapted")
+        #expect(try results("1", ["--cold-start"]).settings == "cold start")
+        let misuse = try runHark(["bench", manifest.path, "--cold-start"])
+        #expect(misuse.status != 0 && misuse.err.contains("--cold-start goes with --streaming"), "\(misuse.err)")
+    }
+
     @Test("--baseline pocketsphinx: stock pocketsphinx_batch decodes the same audio with the JSGF export; both columns and the ratios")
     func baseline() throws {
         let dir = try temporaryDirectory("bench-baseline")

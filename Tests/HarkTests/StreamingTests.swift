@@ -212,6 +212,42 @@ struct StreamingTests {
         #expect(heard[0].turn?.heard == full[0].turn?.heard)
     }
 
+    @Test("after another voice moved the running mean, resetAdaptation hears a request as a fresh decoder does; adapted to a speaker, a decoder hears them the same whatever it heard before")
+    func adaptation() async throws {
+        let path = Repo.fixtures.appendingPathComponent("flite-rms/monkeychat-send-bobo-bananas.wav").path
+        let request = try WAVReader.readForRecognition(contentsOf: path).int16Samples() + silence(1.5)
+        let speech = try TurnAudio.samples(of: WAVReader.read(contentsOf: path).audio)
+        func hear(_ decoder: PocketSphinxDecoder) async throws -> (heard: String, words: [RecognizedWord], confidence: Double) {
+            let heard = try await hearLive(request, LiveHearing(assistant: makeAssistant(decoder: decoder), passingUnheard: true))
+            try #require(heard.count == 1)
+            let turn = try #require(heard[0].turn)
+            return (turn.heard, turn.words, turn.confidence)
+        }
+        let fresh = try await hear(PocketSphinxDecoder(model: AcousticModel()))
+        #expect(fresh.heard == "send a message to bobo on monkey chat saying please send more bananas")
+
+        let decoder = try PocketSphinxDecoder(model: AcousticModel())
+        // Another voice, 30 dB quieter: the running mean moves to it.
+        let other = try spoken("show my messages from bobo on monkeychat", "other-voice").map { Int16((Double($0) * 0.0316).rounded()) }
+        _ = try await hearLive(silence(0.5) + other + silence(1.5), LiveHearing(assistant: makeAssistant(decoder: decoder), passingUnheard: true))
+        let carried = try await hear(decoder)
+        #expect(carried.words != fresh.words || carried.confidence != fresh.confidence, "the other voice did not move the mean: this test shows nothing")
+        await decoder.resetAdaptation()
+        let reset = try await hear(decoder)
+        #expect(reset.words == fresh.words)
+        #expect(reset.confidence == fresh.confidence)
+
+        let adapted = try PocketSphinxDecoder(model: AcousticModel())
+        try await adapted.adaptListening(to: speech)
+        let first = try await hear(adapted)
+        #expect(first.heard == fresh.heard)
+        await decoder.resetAdaptation()
+        try await decoder.adaptListening(to: speech)
+        let again = try await hear(decoder)
+        #expect(again.words == first.words)
+        #expect(again.confidence == first.confidence)
+    }
+
     @Test("while a stream holds the decoder, another caller waits for it instead of failing, and assistants are still made at once",
           .timeLimit(.minutes(2)))
     func streamHoldsDecoder() async throws {
