@@ -31,8 +31,10 @@ enum AnswerGrammar {
     ///     lists (numbers, currencies, task statuses, ...), and for an app's
     ///     own intents its grammars' lists and app vocabulary
     ///     (``Catalog/answerLists(app:)``).
+    ///   - anyWords: A value asked for may also be any words, as the app's
+    ///     grammar takes it with `{slot or text}` (a place on no list).
     static func graph(for question: Question, vocabulary: [String: [String]],
-                      common: [String: GrammarExpression] = [:]) throws -> IntentGraph {
+                      common: [String: GrammarExpression] = [:], anyWords: Bool = false) throws -> IntentGraph {
         var file = GrammarFile(path: "<answer grammar>")
         file.lists = common
         file.intents.append(intent(cancel, cancelWords))
@@ -73,6 +75,11 @@ enum AnswerGrammar {
             case .vocabulary(let type):
                 file.lists["answer"] = list(type)
                 file.intents.append(intent(value, "[the | my | to] {answer} [one | list | please]"))
+                if anyWords {
+                    // "Union Station", "to the Grand Hotel": a value on no
+                    // list, as the request itself could have given it.
+                    file.intents.append(intent(value, "[to | at | from] {answer or text}"))
+                }
             case .number:
                 file.lists["answer"] = list("number")
                 file.intents.append(intent(value, "{answer} [please | stars | people]"))

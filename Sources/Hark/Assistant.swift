@@ -38,6 +38,9 @@ public actor Assistant {
     /// life, like the installed apps and their names (a grammar rebuild
     /// only changes vocabulary).
     private let textSlots: [IntentKey: Set<String>]
+    /// Each app's intents' slots that take free text somewhere: declared
+    /// free text, or used as `{slot or text}` (a place on no list).
+    private let slotsTakingText: [IntentKey: Set<String>]
     private let appNames: AppNames
     private var mainGrammar: DecoderGrammar
     private var conversation: Conversation?
@@ -107,6 +110,7 @@ public actor Assistant {
         let instances = catalog.grammarInstances()
         let graph = try Self.compile(instances, apps: catalog.apps)
         textSlots = Self.textSlots(of: instances)
+        slotsTakingText = Self.slotsTakingText(of: instances)
         appNames = AppNames(catalog.apps)
         // Free text may use the apps' own words too ("bananas").
         var dictation = dictation
@@ -130,6 +134,26 @@ public actor Assistant {
             }
         }
         return slots
+    }
+
+    /// Each app's intents' slots that take free text somewhere (``GrammarFile/slotsTakingText(of:)``).
+    static func slotsTakingText(of instances: [GrammarInstance]) -> [IntentKey: Set<String>] {
+        var slots: [IntentKey: Set<String>] = [:]
+        for instance in instances {
+            for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
+                let text = instance.grammar.slotsTakingText(of: intent)
+                if !text.isEmpty { slots[IntentKey(app: instance.app, intent: intent.name), default: []].formUnion(text) }
+            }
+        }
+        return slots
+    }
+
+    /// Whether the answer to `question` may be any words: a message's text,
+    /// or a value the app's grammar also takes off its list ("Where do you
+    /// want to go?" "Union Station").
+    private func answerTakesText(_ question: Question, for intent: Intent) -> Bool {
+        guard case .value(let parameter) = question else { return false }
+        return parameter.kind == .text || slotsTakingText[IntentKey(app: intent.app, intent: intent.name)]?.contains(parameter.name) == true
     }
 
     /// The installed apps' spoken names, by app, and each name of more than
@@ -708,10 +732,11 @@ public actor Assistant {
     private func respond(to text: String) async -> Turn {
         if let candidates = choosingApp { return await chooseApp(text, among: candidates) }
         if let conversation, let question = pendingQuestion, let answerParser {
-            // Free text takes any words, so a request that names an app is a new request, not the message.
-            if case .value(let parameter) = question, parameter.kind == .text,
-               request(in: text)?.slotValues[Catalog.appSlot] != nil {
-                return await takeAsNewRequest(text, dropping: await conversation.intent)
+            // Free text takes any words, so a request that names an app is a
+            // new request, not the message (or the place).
+            let asked = await conversation.intent
+            if answerTakesText(question, for: asked), request(in: text)?.slotValues[Catalog.appSlot] != nil {
+                return await takeAsNewRequest(text, dropping: asked)
             }
             guard let parse = answerParser.parse(text).first, let answer = AnswerGrammar.answer(from: parse) else {
                 let intent = await conversation.intent
@@ -908,7 +933,8 @@ public actor Assistant {
                 let vocabulary = catalog.userVocabulary[reply.intent.app] ?? [:]
                 do {
                     let graph = try AnswerGrammar.graph(for: question, vocabulary: vocabulary,
-                                                        common: catalog.answerLists(app: reply.intent.app))
+                                                        common: catalog.answerLists(app: reply.intent.app),
+                                                        anyWords: answerTakesText(question, for: reply.intent))
                     answerParser = TextParser(graph: graph)
                     answerGrammar = DecoderGrammar(graph: graph, dictation: dictation)
                 } catch {

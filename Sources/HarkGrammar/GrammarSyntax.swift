@@ -70,6 +70,26 @@ extension GrammarFile {
     public func slotNames(of intent: IntentDefinition) -> [String] {
         var names: [String] = []
         var seen = Set<String>()
+        forEachSlot(of: intent) { name, _ in
+            if seen.insert(name).inserted { names.append(name) }
+        }
+        return names
+    }
+
+    /// The slots `intent`'s sentences take free text for somewhere: those
+    /// declared `text`, and those used as `{slot or text}`.
+    public func slotsTakingText(of intent: IntentDefinition) -> Set<String> {
+        var names = Set<String>()
+        forEachSlot(of: intent) { name, orText in
+            if orText || source(ofSlot: name) == .text { names.insert(name) }
+        }
+        return names
+    }
+
+    /// Calls `visit` with every use of a slot in `intent`'s sentences
+    /// (through the file's rules, each rule walked once): its name and
+    /// whether it is `{slot or text}`.
+    private func forEachSlot(of intent: IntentDefinition, _ visit: (String, Bool) -> Void) {
         var visitedRules = Set<String>()
         func walk(_ expression: GrammarExpression) {
             switch expression {
@@ -77,15 +97,13 @@ extension GrammarFile {
             case .sequence(let items), .alternatives(let items), .anyOrder(let items, _): items.forEach(walk)
             case .optional(let inner): walk(inner)
             case .value(let spoken, _): walk(spoken)
-            case .slot(let name, _, _):
-                if seen.insert(name).inserted { names.append(name) }
+            case .slot(let name, _, let orText): visit(name, orText)
             case .rule(let name, _):
                 guard visitedRules.insert(name).inserted, let rule = rules[name] else { return }
                 walk(rule)
             }
         }
         intent.sentences.forEach(walk)
-        return names
     }
 
     /// Where the values of slot `name` come from: its `slot` declaration,

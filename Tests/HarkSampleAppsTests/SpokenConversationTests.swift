@@ -37,6 +37,15 @@ struct SpokenConversationTests {
         #expect(replies[2].code == "success", "heard '\(replies[2].heard)'")
     }
 
+    @Test("a ride asked for with no place: 'Where do you want to go?' is answered by a street on no list, and the ride is booked there", arguments: ["kal16", "awb"])
+    func placeOnNoList(voice: String) throws {
+        let replies = try replay(["Book a MonkeyRide", "Maple Street", "Yes"], voice: voice, converse: try Converse())
+        #expect(replies[0].intent == "INRequestRideIntent" && replies[0].speech == "Where do you want to go?", "heard '\(replies[0].heard)'")
+        #expect(replies[1].slots["dropOffLocation"]?.lowercased() == "maple street", "heard '\(replies[1].heard)'")
+        #expect(replies[1].code == "prompt" && replies[1].speech.hasSuffix("Book a ride to maple street?"), "\(replies[1].speech)")
+        #expect(replies[2].code == "success", "heard '\(replies[2].heard)'")
+    }
+
     @Test("with a plain Bobo, Bobo is that contact, with no question", arguments: ["kal16", "awb"])
     func plainBobo(voice: String) throws {
         let replies = try replay(["Send a message to Bobo on MonkeyChat saying please send more bananas", "Send it"], voice: voice, converse: try Converse())

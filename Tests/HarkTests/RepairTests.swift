@@ -35,6 +35,27 @@ struct RepairTests {
         #expect(!(await assistant.isAsking))
     }
 
+    @Test("'Where do you want to go?' takes a place on no list, as the request could have given it; a list place stays the list's",
+          arguments: [("Union Station", "union station"), ("to the Grand Hotel", "the grand hotel"), ("the airport", "the airport")])
+    func placeOnNoList(_ answer: String, _ place: String) async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        let question = await assistant.read("Get me a Banana Car with MonkeyRide")
+        #expect(question.prompt && question.speech == "Where do you want to go?", "\(question.speech)")
+        let turn = await assistant.read(answer)
+        #expect(turn.slots["dropOffLocation"]?.lowercased() == place, "\(answer): \(turn.slots) \(turn.speech)")
+        #expect(turn.prompt && turn.code != "notUnderstood", "\(turn.speech)")
+    }
+
+    @Test("a request naming an app, said where a place on no list could be, is the new request")
+    func newRequestForPlace() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        #expect(await assistant.read("Get me a Banana Car with MonkeyRide").speech == "Where do you want to go?")
+        let turn = await assistant.read("In ListOMat show the grocery list")
+        #expect(turn.app == "ListOMat" && turn.code == "success", "\(turn.speech)")
+        #expect(turn.speech.hasPrefix("Okay, I've dropped the request ride request. "))
+        #expect(!(await assistant.isAsking))
+    }
+
     @Test("after two answers that do not fit, Hark gives up politely")
     func givesUp() async throws {
         let assistant = try makeAssistant(recognizer: false)
