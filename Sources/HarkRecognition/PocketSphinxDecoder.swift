@@ -440,14 +440,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// Sets every decoder's running cepstral mean to the mean of `samples`'
     /// cepstra, weighted as sphinxbase weights the model's starting mean
     /// (500 frames): the mean a session hearing this speaker, microphone
-    /// and room settles on.
+    /// and room settles on. Less than a tenth of a second of audio, too
+    /// little to know anyone by, changes nothing.
     public func adaptListening(to samples: [Int16]) async throws {
+        guard samples.count >= PCMAudio.recognitionRate / 10 else { return }
         await access.acquire()
         defer { access.release() }
         try await offPool {
             try self.state.withLock { state in
-                guard let state, !state.streaming else { return }
-                let mean = try Self.cepstralMean(of: samples, with: state.decoder)
+                guard let state, !state.streaming, let mean = try Self.cepstralMean(of: samples, with: state.decoder) else { return }
                 for decoder in [state.decoder, state.dictation, state.phonesDecoder].compactMap({ $0 }) {
                     RunningMean.set(decoder, to: mean)
                 }
@@ -455,9 +456,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
     }
 
-    /// The mean of the cepstra of `samples` in `decoder`'s front end (what
-    /// `-cmn batch` subtracts from a whole utterance).
-    static func cepstralMean(of samples: [Int16], with decoder: OpaquePointer) throws -> [Float] {
+    /// The mean of the cepstra of `samples`' whole frames in `decoder`'s
+    /// front end (what `-cmn batch` subtracts from a whole utterance); nil
+    /// when there is no whole frame.
+    static func cepstralMean(of samples: [Int16], with decoder: OpaquePointer) throws -> [Float]? {
         guard let fe = ps_get_fe(decoder) else { throw RecognitionError("pocketsphinx has no front end") }
         fe_start_stream(fe)
         guard fe_start_utt(fe) >= 0 else { throw RecognitionError("pocketsphinx's front end could not start an utterance") }
@@ -466,25 +468,20 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         var frames: Int32 = 0
         let processed = samples.withUnsafeBufferPointer { fe_process_utt(fe, $0.baseAddress, $0.count, &cepstra, &frames) }
         defer { if let cepstra { fe_free_2d(cepstra) } }
+        // The last, part-filled frame is left out.
         var last = [mfcc_t](repeating: 0, count: length)
         var lastFrames: Int32 = 0
         fe_end_utt(fe, &last, &lastFrames)
         guard processed >= 0 else { throw RecognitionError("pocketsphinx's front end failed on \(samples.count) samples") }
+        guard let cepstra, frames > 0 else { return nil }
         var sum = [Double](repeating: 0, count: length)
         var count = 0
-        if let cepstra {
-            for f in 0..<Int(frames) {
-                guard let frame = cepstra[f] else { continue }
-                for i in 0..<length { sum[i] += Double(frame[i]) }
-                count += 1
-            }
-        }
-        if lastFrames > 0 {
-            for i in 0..<length { sum[i] += Double(last[i]) }
+        for f in 0..<Int(frames) {
+            guard let frame = cepstra[f] else { continue }
+            for i in 0..<length { sum[i] += Double(frame[i]) }
             count += 1
         }
-        guard count > 0 else { throw RecognitionError("\(samples.count) samples are too few to adapt to") }
-        return sum.map { Float($0 / Double(count)) }
+        return count > 0 ? sum.map { Float($0 / Double(count)) } : nil
     }
 
     /// ``spot(_:in:threshold:)`` from async code, without blocking a thread of the cooperative pool.
