@@ -192,10 +192,15 @@ public enum GrammarCompiler {
                 graph.addArc(from: exit, to: to, .endSlot(name))
                 if takesText {
                     freeTextLoops[FreeTextKey(slot: name, exit: to, orText: orText)] = entry
-                    // One or more words of dictation.
+                    // One or more words of dictation. Beside a list (`or
+                    // text`) the words loop on a state of their own: looping
+                    // back to the list's start let free words run into a
+                    // list value ("to purple the station" read as "the station").
+                    let loop = source == .text ? inner : graph.addState()
+                    if loop != inner { graph.addArc(from: inner, to: loop, .epsilon) }
                     let afterWord = graph.addState()
-                    graph.addArc(from: inner, to: afterWord, .anyWord)
-                    graph.addArc(from: afterWord, to: inner, .epsilon)
+                    graph.addArc(from: loop, to: afterWord, .anyWord)
+                    graph.addArc(from: afterWord, to: loop, .epsilon)
                     graph.addArc(from: afterWord, to: exit, .epsilon)
                 }
                 switch source {

@@ -107,6 +107,9 @@ struct TextParserTests {
         let free = try #require(parser.parse("take me to union station please").first)
         #expect(free.slots == [SlotValue(name: "destination", raw: "union station", value: "union station", isFreeText: true)])
         #expect(parser.parse("take me home").first?.slotValues["destination"] == "home")
+        // Free words do not run into a list value: all of it is the free text.
+        let mixed = try #require(parser.parse("take me to purple the airfield").first)
+        #expect(mixed.slots == [SlotValue(name: "destination", raw: "purple the airfield", value: "purple the airfield", isFreeText: true)])
         // No carrier word, no free text.
         #expect(parser.parse("take me home last night").isEmpty)
         #expect(throws: GrammarError.self) { try GrammarParser.parse("intent Ride:\n    to {destination or words}\n", path: "r.hark") }
