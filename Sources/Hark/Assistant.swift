@@ -125,24 +125,22 @@ public actor Assistant {
 
     /// Each app's intents' slots declared free text.
     static func textSlots(of instances: [GrammarInstance]) -> [IntentKey: Set<String>] {
-        var slots: [IntentKey: Set<String>] = [:]
-        for instance in instances {
-            let text = Set(instance.grammar.slots.compactMap { $0.value == .text ? $0.key : nil })
-            guard !text.isEmpty else { continue }
-            for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
-                slots[IntentKey(app: instance.app, intent: intent.name), default: []].formUnion(text)
-            }
-        }
-        return slots
+        slotsByIntent(instances) { grammar, _ in Set(grammar.slots.compactMap { $0.value == .text ? $0.key : nil }) }
     }
 
     /// Each app's intents' slots that take free text somewhere (``GrammarFile/slotsTakingText(of:)``).
     static func slotsTakingText(of instances: [GrammarInstance]) -> [IntentKey: Set<String>] {
+        slotsByIntent(instances) { grammar, intent in grammar.slotsTakingText(of: intent) }
+    }
+
+    /// The slots `select` picks for each intent an app's grammars give it.
+    private static func slotsByIntent(_ instances: [GrammarInstance],
+                                      _ select: (GrammarFile, IntentDefinition) -> Set<String>) -> [IntentKey: Set<String>] {
         var slots: [IntentKey: Set<String>] = [:]
         for instance in instances {
             for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
-                let text = instance.grammar.slotsTakingText(of: intent)
-                if !text.isEmpty { slots[IntentKey(app: instance.app, intent: intent.name), default: []].formUnion(text) }
+                let picked = select(instance.grammar, intent)
+                if !picked.isEmpty { slots[IntentKey(app: instance.app, intent: intent.name), default: []].formUnion(picked) }
             }
         }
         return slots

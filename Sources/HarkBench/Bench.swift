@@ -471,14 +471,15 @@ public enum Bench {
                             // a session that has heard its speaker before (or,
                             // cold, as by a `hark listen` just started), so the
                             // figures do not depend on the order or --jobs.
-                            if let streaming, let first = groups[index].min(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                            let turns = groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) })
+                            if let streaming, let first = turns.first {
                                 await assistant.resetAdaptation()
                                 if !streaming.coldStart {
                                     try await assistant.adaptListening(to: audio(first.audio, noise: noise, snr: snr))
                                 }
                             }
                             var results: [UtteranceResult] = []
-                            for u in groups[index].sorted(by: { ($0.turn ?? 0) < ($1.turn ?? 0) }) {
+                            for u in turns {
                                 let result: UtteranceResult
                                 if let streaming {
                                     result = try await streamed(u, assistant: assistant, noise: noise, snr: snr, settings: streaming)
@@ -538,7 +539,7 @@ public enum Bench {
     /// are those a live listener waits.
     static func streamed(_ u: LabelledUtterance, assistant: Assistant, noise: NoiseMixer?, snr: Double?,
                          settings: StreamingSettings) async throws -> UtteranceResult {
-        let samples = try recording(u, noise: noise, snr: snr, silenceAfter: 1)
+        let samples = try untrimmedAudio(u.audio, noise: noise, snr: snr, silenceAfter: 1)
         // As `hark listen` hears an open microphone: a clatter or a breath
         // the endpointer took for speech, in which no word was heard, goes
         // unanswered, and the request after it is the answer scored.
@@ -576,16 +577,6 @@ public enum Bench {
         return result
     }
 
-    /// The recording as a microphone gives it (untrimmed), with noise mixed
-    /// in when asked, and `silenceAfter` seconds of silence after it (the
-    /// noise goes on over them).
-    static func recording(_ u: LabelledUtterance, noise: NoiseMixer?, snr: Double?, silenceAfter: Double = 0) throws -> [Int16] {
-        let rate = PCMAudio.recognitionRate
-        let clean = try WAVReader.readForRecognition(contentsOf: u.audio).samples + [Float](repeating: 0, count: Int(Double(rate) * silenceAfter))
-        let mixed = noise.flatMap { noise in snr.map { noise.mix(clean, snr: $0, key: URL(fileURLWithPath: u.audio).lastPathComponent) } } ?? clean
-        return PCMAudio(samples: mixed, sampleRate: rate).int16Samples()
-    }
-
     /// Scores a stock decoder on the same utterances: it decodes every
     /// utterance's audio (untrimmed, as a microphone gives it) in one run,
     /// and each conversation's transcripts are read by a text-only assistant
@@ -617,12 +608,14 @@ public enum Bench {
         return report(results)
     }
 
-    /// The utterance's samples before trimming: the file's, or with noise mixed in.
-    static func untrimmedAudio(_ path: String, noise: NoiseMixer?, snr: Double?) throws -> [Int16] {
-        let clean = try WAVReader.readForRecognition(contentsOf: path)
-        guard let noise, let snr else { return clean.int16Samples() }
-        return PCMAudio(samples: noise.mix(clean.samples, snr: snr, key: URL(fileURLWithPath: path).lastPathComponent),
-                        sampleRate: PCMAudio.recognitionRate).int16Samples()
+    /// The utterance's samples before trimming, as a microphone gives them:
+    /// the file's, or with noise mixed in, and `silenceAfter` seconds of
+    /// silence after them (the noise goes on over it).
+    static func untrimmedAudio(_ path: String, noise: NoiseMixer?, snr: Double?, silenceAfter: Double = 0) throws -> [Int16] {
+        let rate = PCMAudio.recognitionRate
+        let clean = try WAVReader.readForRecognition(contentsOf: path).samples + [Float](repeating: 0, count: Int(Double(rate) * silenceAfter))
+        let mixed = noise.flatMap { noise in snr.map { noise.mix(clean, snr: $0, key: URL(fileURLWithPath: path).lastPathComponent) } } ?? clean
+        return PCMAudio(samples: mixed, sampleRate: rate).int16Samples()
     }
 
     /// The utterances as conversations, in order: the turns of one

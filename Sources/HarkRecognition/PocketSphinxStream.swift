@@ -92,15 +92,15 @@ extension PocketSphinxDecoder {
         /// Sets `decoder`'s running mean to `mean`, weighted as sphinxbase
         /// weights the model's starting mean (`CMN_WIN`, 500 frames).
         static func set(_ decoder: OpaquePointer, to mean: [Float]) {
-            guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct,
-                  let current = cmn.pointee.cmn_mean, let sum = cmn.pointee.sum,
-                  Int(cmn.pointee.veclen) == mean.count else { return }
             let frames: Int32 = 500
-            for i in mean.indices {
-                current[i] = mean[i]
-                sum[i] = mean[i] * Float(frames)
-            }
-            cmn.pointee.nframe = frames
+            RunningMean(decoder: decoder, mean: mean, sum: mean.map { $0 * Float(frames) }, frames: frames).restore()
+        }
+
+        private init(decoder: OpaquePointer, mean: [Float], sum: [Float], frames: Int32) {
+            self.decoder = decoder
+            self.mean = mean
+            self.sum = sum
+            self.frames = frames
         }
     }
 
