@@ -290,20 +290,54 @@ public actor Assistant {
 
     /// Whether free text opens by naming where the words should go, then
     /// saying them — "on MonkeyMail saying hello", "with Signal that I'm
-    /// outside": in a request that names no installed app, that names one
-    /// that is not installed, and it is not taken as a message to MonkeyChat
-    /// whose words are "on monkey mail saying hello".
+    /// outside" — or is nothing but where they should go: "on Telegram",
+    /// "via WhatsApp", "using the Slack app". In a request that names no
+    /// installed app, that names one that is not installed, and it is not
+    /// taken as a message to MonkeyChat whose words are "on telegram".
+    /// A message that says more ("on my way", "on time for dinner") is a
+    /// message.
     static func opensWithAnotherApp(_ words: [String]) -> Bool {
-        guard words.count >= 3, ["on", "in", "via", "using", "through", "with", "over"].contains(words[0]) else { return false }
+        guard words.count >= 2, channels.contains(words[0]) else { return false }
+        // Only where it goes. "with" and "in" take a word too readily as a
+        // message ("with love", "in five"): with them, only "… app" is one.
+        if isAppName(words[1...]), bareChannels.contains(words[0]) || words.last == "app" { return true }
+        guard words.count >= 3 else { return false }
         for carrier in 2...min(4, words.count - 1) {
             let rest = words[carrier...]
             if rest.first == "saying" || rest.starts(with: ["that", "says"]) || rest.starts(with: ["to", "say"])
                 || rest.starts(with: ["telling"]) || rest.starts(with: ["and", "say"]) {
                 return true
             }
+            // "on iMessage that I'm home"; not "in the morning that …".
+            if rest.first == "that", words[0] != "in", isAppName(words[1..<carrier]) { return true }
         }
         return false
     }
+
+    /// Words that say where a message goes: "on Signal", "via WhatsApp".
+    private static let channels: Set<String> = ["on", "in", "via", "using", "through", "with", "over"]
+    /// Those after which a name alone is where it goes ("on Telegram").
+    private static let bareChannels: Set<String> = ["on", "via", "using", "through"]
+
+    /// Whether `words` can be an app's name: one or two words ("telegram",
+    /// "i message", "the Slack app"), none of them a word that makes the
+    /// phrase a time, a place or a manner ("my way", "time", "Monday"). After
+    /// "the" only "… app" is a name: "the train", "the back door" are not.
+    private static func isAppName(_ words: ArraySlice<String>) -> Bool {
+        var name = words
+        if name.last == "app" { name = name.dropLast() } else if name.first == "the" { return false }
+        if name.first == "the" { name = name.dropFirst() }
+        return (1...2).contains(name.count) && !name.contains { notAName.contains($0) }
+    }
+
+    /// Words that follow "on", "via", … in a short message without naming
+    /// an app: "on time", "on my way", "through tomorrow".
+    private static let notAName: Set<String> = [
+        "my", "a", "an", "your", "our", "his", "their", "its", "every", "next", "last", "some", "this", "that",
+        "time", "it", "them", "him", "her", "me", "us", "you", "there", "here", "now", "way", "foot",
+        "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "weekend", "break", "schedule", "track", "board", "hold", "duty", "call", "purpose", "fire",
+    ]
 
     static func compile(_ catalog: Catalog) throws -> IntentGraph {
         try compile(catalog.grammarInstances(), apps: catalog.apps)

@@ -139,6 +139,17 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the fifth development batch: messages through apps that are not installed are not MonkeyChat messages; short messages opening the same way still are")
+    func fifthBatch() async throws {
+        let report = try await typedReport(["requests-5.jsonl"], atLeast: 30)
+        // As written (2026-11-27): 9 of 15 sentences meant for another app
+        // sent as MonkeyChat messages ("on messenger", "via signal"); with
+        // the app named alone as where it goes, 2 ("over viber", "voice note
+        // on telegram"), and the 15 messages read as before (14).
+        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate <= 0.14, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
     @Test("free text keeps to its carrier: chit-chat, other assistants' commands and unrelated sentences are not actions")
     func freeTextInItsPlace() async throws {
         let assistant = try makeAssistant(recognizer: false)
@@ -321,12 +332,22 @@ struct NaturalPhrasingTests {
         let assistant = try makeAssistant(recognizer: false)
         // Before: a MonkeyChat message saying "on monkey mail saying hello".
         for text in ["Send a message to Bobo on MonkeyMail saying hello", "Message Bobo on Signal saying I'm outside",
-                     "Text Bobo with WhatsApp saying I'm here"] {
+                     "Text Bobo with WhatsApp saying I'm here",
+                     // Before: a MonkeyChat message saying "on telegram".
+                     "Text Bobo on Telegram", "message Bobo via WhatsApp", "Text Bobo using the Slack app",
+                     "tell Bobo with the Signal app", "Text Bobo on iMessage that I'm home"] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
         }
         // A message that happens to start with "on ..." is still the message...
         #expect(await assistant.reading(of: "text Bobo saying on my way")
             == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "on my way"]))
+        for (text, content) in [("Text Bobo on my way", "on my way"), ("text Bobo on time", "on time"), ("tell Bobo with love", "with love"),
+                                ("Text Bobo on Monday", "on monday"), ("tell Bobo in the morning that I'll call", "in the morning that i'll call"),
+                                ("Text Bobo via the back door", "via the back door"), ("Text Bobo on the train", "on the train")] {
+            #expect(await assistant.reading(of: text)
+                == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": content]),
+                "\"\(text)\"")
+        }
         // ...and when MonkeyChat is named, its words are whatever follows the carrier.
         #expect(await assistant.reading(of: "text Bobo on MonkeyChat saying in the car saying hi")
             == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "in the car saying hi"]))
