@@ -664,9 +664,10 @@ public actor Assistant {
     }
 
     /// Reads one typed turn and answers it. Digits are read as words
-    /// ("at 8 am" → "at eight am"), as a person would say them.
+    /// ("at 8 am" as "at eight am"), as a person would say them, while free
+    /// text keeps them as typed (``TextParser/parse(_:)``).
     public func read(_ text: String) async -> Turn {
-        var turn = await respond(to: splittingAppNames(NumberWords.spellDigits(in: text)))
+        var turn = await respond(to: splittingAppNames(text))
         turn.heard = text
         return turn
     }
@@ -1064,7 +1065,7 @@ extension Assistant {
     /// What a new typed request would lead to, without running any handler
     /// or changing the conversation: `hark bench --typed` scores this.
     public func reading(of text: String) -> TextReading {
-        switch Self.route(requestParses(of: splittingAppNames(NumberWords.spellDigits(in: text))), defaultApp: catalog.defaultApp) {
+        switch Self.route(requestParses(of: splittingAppNames(text)), defaultApp: catalog.defaultApp) {
         case .notUnderstood: .notUnderstood
         case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
                                              slots: Self.parameters(from: parse.slots).mapValues(\.value))

@@ -1,5 +1,6 @@
 import Foundation
 import Hark
+import HarkGrammar
 
 /// One labelled typed request of a development set (`models/dev/requests.jsonl`):
 /// what a person typed or said, and where it should go — or, with no
@@ -170,7 +171,10 @@ public enum TypedBench {
             result.correct = !result.falseAction
             return result
         }
-        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespaces).lowercased() }
+        // Values are compared as words, as they would be said: the case,
+        // punctuation and spelling of free text as typed ("buy iPhone case",
+        // "at six?") against a label written either way.
+        let trimmed = { (s: String) in SpokenForm.words(of: s) }
         result.intentCorrect = result.outcome == "understood" && result.intent == expected
             && (request.app == nil || result.app == request.app)
         result.correct = result.intentCorrect

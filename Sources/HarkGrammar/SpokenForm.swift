@@ -39,3 +39,21 @@ public enum SpokenForm {
         }
     }
 }
+
+/// How free text is written: as it was typed or heard, but with a lone
+/// lower-case "i" ("i", "i'm", "i'll", "i'd", "i've") written "I", as
+/// every keyboard and dictation does ("i'm running late" → "I'm running
+/// late").
+public enum WrittenForm {
+    public static func text(_ text: String) -> String {
+        guard text.contains("i") else { return text }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for (index, word) in words.enumerated() where word.hasPrefix("i") {
+            let core = word.prefix { $0.isLetter || $0 == "'" || $0 == "’" }
+            if ["i", "i'm", "i'll", "i'd", "i've", "i’m", "i’ll", "i’d", "i’ve"].contains(String(core)) {
+                words[index] = "I" + word.dropFirst()
+            }
+        }
+        return words.joined(separator: " ")
+    }
+}

@@ -108,35 +108,53 @@ public struct TextParser: Sendable {
     ///
     /// Numbers typed as digits read as spoken too: "25" as "twenty five",
     /// "$3.50" as "three dollars fifty", "8:30pm" as "eight thirty p m",
-    /// "3rd" as "third", while a free-text slot keeps the digits as typed.
+    /// "3rd" as "third". A free-text slot's value is the text as it was
+    /// typed, its case, digits and inner punctuation kept ("I'm at Pier 39,
+    /// gate B"; the punctuation around it is dropped), with a lone
+    /// lower-case "i" written "I" (``WrittenForm``).
     public func parse(_ text: String) -> [Parse] {
-        var units = TypedNumbers.readings(of: text)
+        var units = TypedNumbers.units(of: text)
         for phrase in wakePhrases {
-            let words = units.prefix(phrase.count).compactMap { $0.count == 1 && $0[0].count == 1 ? $0[0][0] : nil }
+            let words = units.prefix(phrase.count).compactMap { $0.readings.count == 1 && $0.readings[0].count == 1 ? $0.readings[0][0] : nil }
             if words == phrase, units.count > phrase.count {
                 units.removeFirst(phrase.count)
                 break
             }
         }
-        return parse(readings: units)
+        return parse(readings: units.map(\.readings), typed: Typed(text: text, sources: units.map(\.source)))
     }
 
     /// The parses of already tokenised words, best first.
     public func parse(tokens: [String]) -> [Parse] {
-        parse(readings: tokens.map { [[$0]] })
+        parse(readings: tokens.map { [[$0]] }, typed: nil)
+    }
+
+    /// The text a sentence was typed as, and where each of its units came from.
+    struct Typed {
+        let text: String
+        let sources: [Range<String.Index>]
+
+        /// The typed text of units `first...last`, without the punctuation
+        /// around it: a "?" at the end is as likely the request's ("Can
+        /// MonkeyChat tell Bobo the game starts at six?") as the message's.
+        func text(of units: ClosedRange<Int>) -> String {
+            let typed = text[sources[units.lowerBound].lowerBound..<sources[units.upperBound].upperBound]
+            let inWord: (Character) -> Bool = { $0.isLetter || $0.isNumber || "$€£".contains($0) }
+            return String(typed.drop { !inWord($0) }.reversed().drop { !inWord($0) }.reversed())
+        }
     }
 
     /// The parses of a sentence whose units each have one or more readings
     /// (a typed number: as typed, or as its spoken words).
-    func parse(readings units: [[[String]]]) -> [Parse] {
+    func parse(readings units: [[[String]]], typed: Typed?) -> [Parse] {
         guard !units.isEmpty, graph.stateCount > 0 else { return [] }
         var frontier = start
-        for readings in units {
+        for (unit, readings) in units.enumerated() {
             var merged: [Int: Hypothesis] = [:]
             for reading in readings {
                 var current = frontier
                 for token in reading {
-                    current = Frontier(step(current, token))
+                    current = Frontier(step(current, token, unit: unit))
                     if current.states.isEmpty { break }
                 }
                 for (state, hyp) in current.states where merged[state].map({ hyp.cost < $0.cost }) ?? true {
@@ -149,7 +167,7 @@ public struct TextParser: Sendable {
         var best: [IntentKey: Parse] = [:]
         for state in frontier.order {
             guard let key = graph.finals[state], let hyp = frontier.states[state],
-                  let parse = makeParse(key: key, hypothesis: hyp) else { continue }
+                  let parse = makeParse(key: key, hypothesis: hyp, typed: typed) else { continue }
             if let existing = best[key], existing.cost <= parse.cost { continue }
             best[key] = parse
         }
@@ -158,7 +176,7 @@ public struct TextParser: Sendable {
 
     /// The states reachable by reading one word, with their cheapest paths.
     /// States are visited in order so that ties always break the same way.
-    private func step(_ frontier: Frontier, _ token: String) -> [Int: Hypothesis] {
+    private func step(_ frontier: Frontier, _ token: String, unit: Int) -> [Int: Hypothesis] {
         var next: [Int: Hypothesis] = [:]
         func offer(_ state: Int, _ hyp: Hypothesis) {
             if let existing = next[state], existing.cost <= hyp.cost { return }
@@ -184,7 +202,7 @@ public struct TextParser: Sendable {
                 for index in free.isEmpty ? words : words.isEmpty ? free : (words + free).sorted() {
                     let arc = arcs[index]
                     let cost = arc.label == .anyWord ? hyp.cost + Self.freeTextCost : hyp.cost
-                    let step: PathNode.Step = arc.label == .anyWord ? .freeWord(token) : .word(token)
+                    let step: PathNode.Step = arc.label == .anyWord ? .freeWord(token, unit: unit) : .word(token, unit: unit)
                     offer(arc.to, Hypothesis(cost: cost, path: PathNode(step, hyp.path)))
                 }
             }
@@ -210,7 +228,8 @@ public struct TextParser: Sendable {
     // MARK: - Search
 
     final class PathNode: @unchecked Sendable {
-        enum Step { case word(String), freeWord(String), skip(String), tag(ArcLabel) }
+        /// A word read, with the number of the unit of the sentence it is in.
+        enum Step { case word(String, unit: Int), freeWord(String, unit: Int), skip(String), tag(ArcLabel) }
         let step: Step
         let parent: PathNode?
         init(_ step: Step, _ parent: PathNode?) {
@@ -242,7 +261,7 @@ public struct TextParser: Sendable {
 
     /// The slots of a path; nil when a built-in value does not convert
     /// (such as "february thirtieth").
-    private func makeParse(key: IntentKey, hypothesis: Hypothesis) -> Parse? {
+    private func makeParse(key: IntentKey, hypothesis: Hypothesis, typed: Typed?) -> Parse? {
         var steps: [PathNode.Step] = []
         var node = hypothesis.path
         while let n = node {
@@ -253,19 +272,19 @@ public struct TextParser: Sendable {
 
         var slots: [SlotValue] = []
         var skipped: [String] = []
-        // Open slots, innermost last: name, words, value tags, free text read.
-        var open: [(name: String, words: [String], values: [String], free: Bool)] = []
+        // Open slots, innermost last: name, words, the units they are in, value tags, free text read.
+        var open: [(name: String, words: [String], units: [Int], values: [String], free: Bool)] = []
         for step in steps {
             switch step {
-            case .word(let w):
-                for i in open.indices { open[i].words.append(w) }
-            case .freeWord(let w):
-                for i in open.indices { open[i].words.append(w) }
+            case .word(let w, let unit):
+                for i in open.indices { open[i].words.append(w); open[i].units.append(unit) }
+            case .freeWord(let w, let unit):
+                for i in open.indices { open[i].words.append(w); open[i].units.append(unit) }
                 if !open.isEmpty { open[open.count - 1].free = true }
             case .skip(let w):
                 skipped.append(w)
             case .tag(.beginSlot(let name)):
-                open.append((name, [], [], false))
+                open.append((name, [], [], [], false))
             case .tag(.value(let tag)):
                 if !open.isEmpty { open[open.count - 1].values.append(tag) }
             case .tag(.endSlot(let name)):
@@ -277,6 +296,11 @@ public struct TextParser: Sendable {
                     guard let converted = type.canonicalValue(operations: Array(slot.values.dropFirst()),
                                                               context: valueContext) else { return nil }
                     value = converted
+                } else if slot.free, slot.values.isEmpty {
+                    if let typed, let first = slot.units.first, let last = slot.units.last {
+                        value = typed.text(of: first...last)
+                    }
+                    value = WrittenForm.text(value)
                 }
                 slots.append(SlotValue(name: name, raw: raw, value: value, isFreeText: slot.free))
             case .tag:

@@ -2,11 +2,28 @@
 /// spoken, so that typed text reaches the same built-in sub-grammars as
 /// speech does.
 enum TypedNumbers {
+    /// One unit of typed text: its readings, and the typed words it came from.
+    struct TypedUnit {
+        var readings: [[String]]
+        /// Where in the text (a run of non-space characters, or two for
+        /// "8 pm"); units split from one run ("MonkeyChat") share it.
+        var source: Range<String.Index>
+    }
+
     /// The sentence as units, each with its readings: a word has one, a typed
     /// number two — as typed (for free text) and as spoken words.
     static func readings(of text: String) -> [[[String]]] {
-        let chunks = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        var units: [[[String]]] = []
+        units(of: text).map(\.readings)
+    }
+
+    /// ``readings(of:)`` with where in `text` each unit was typed.
+    static func units(of text: String) -> [TypedUnit] {
+        let pieces = text.split(whereSeparator: { $0.isWhitespace })
+        let chunks = pieces.map(String.init)
+        var units: [TypedUnit] = []
+        func append(_ readings: [[String]], _ first: Int, _ last: Int) {
+            units.append(TypedUnit(readings: readings, source: pieces[first].startIndex..<pieces[last].endIndex))
+        }
         var i = 0
         while i < chunks.count {
             let chunk = chunks[i]
@@ -18,7 +35,7 @@ enum TypedNumbers {
             }
             if let spoken = spokenWords(of: core, meridiem: meridiem) {
                 let typed = meridiem == nil ? [core.lowercased()] : [core.lowercased(), trimPunctuation(chunks[i + 1]).lowercased()]
-                units.append([typed, spoken])
+                append([typed, spoken], i, meridiem == nil ? i : i + 1)
                 i += meridiem == nil ? 1 : 2
                 continue
             }
@@ -27,16 +44,16 @@ enum TypedNumbers {
                core[split...].allSatisfy({ $0.isASCII && $0.isLetter }),
                let number = spokenWords(of: String(core[..<split]), meridiem: nil) {
                 let unit = SpokenForm.words(of: String(core[split...]))
-                units.append([[core.lowercased()], number + unit, [String(core[..<split])] + unit])
+                append([[core.lowercased()], number + unit, [String(core[..<split])] + unit], i, i)
                 i += 1
                 continue
             }
             for word in SpokenForm.words(of: chunk) {
                 // "Bobo's": the word, or the name and the possessive the grammar spells apart ("{sender}'s").
                 if word.hasSuffix("'s"), word.count > 2 {
-                    units.append([[word], [String(word.dropLast(2)), "'s"]])
+                    append([[word], [String(word.dropLast(2)), "'s"]], i, i)
                 } else {
-                    units.append([[word]])
+                    append([[word]], i, i)
                 }
             }
             i += 1

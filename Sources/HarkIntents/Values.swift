@@ -209,40 +209,4 @@ public enum NumberWords {
         }
         return total + current
     }
-
-    /// 25 → "twenty five" (0 ... 999,999).
-    public static func spell(_ number: Int) -> String {
-        if number < 0 { return "minus " + spell(-number) }
-        if number < 20 { return units[number] }
-        if number < 100 { return tens[number / 10] + (number % 10 == 0 ? "" : " " + units[number % 10]) }
-        if number < 1000 {
-            return units[number / 100] + " hundred" + (number % 100 == 0 ? "" : " " + spell(number % 100))
-        }
-        return spell(number / 1000) + " thousand" + (number % 1000 == 0 ? "" : " " + spell(number % 1000))
-    }
-
-    /// Typed text with digits read out: "at 8:30 am" → "at eight thirty am",
-    /// "$20" → "twenty dollars", "2.50" → "two point five zero".
-    public static func spellDigits(in text: String) -> String {
-        var out: [String] = []
-        for token in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var word = String(token)
-            var suffix = ""
-            while let last = word.last, ",.!?;".contains(last) { suffix = String(last) + suffix; word.removeLast() }
-            var dollars = false
-            if word.hasPrefix("$") { dollars = true; word.removeFirst() }
-            let pieces = word.split(separator: ":", omittingEmptySubsequences: false)
-            if !word.isEmpty, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }), pieces.count <= 2,
-               let first = Int(pieces[0]), first < 1_000_000 {
-                var spoken = spell(first)
-                if pieces.count == 2, let minutes = Int(pieces[1]) {
-                    spoken += minutes == 0 ? "" : (minutes < 10 ? " oh " + spell(minutes) : " " + spell(minutes))
-                }
-                out.append(spoken + (dollars ? " dollars" : "") + suffix)
-            } else {
-                out.append((dollars ? "$" : "") + word + suffix)
-            }
-        }
-        return out.joined(separator: " ")
-    }
 }

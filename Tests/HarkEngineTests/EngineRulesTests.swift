@@ -158,14 +158,6 @@ struct TypedValueTests {
         #expect(NumberWords.parse(text) == value)
     }
 
-    @Test("digits in typed text are read as words")
-    func spellDigits() {
-        #expect(NumberWords.spellDigits(in: "Remind me at 8 am") == "Remind me at eight am")
-        #expect(NumberWords.spellDigits(in: "send $20, now") == "send twenty dollars, now")
-        #expect(NumberWords.spellDigits(in: "at 6:30 pm") == "at six thirty pm")
-        #expect(NumberWords.spellDigits(in: "at 7:05") == "at seven oh five")
-    }
-
     @Test("an amount of money from its grammar parts")
     func currencyAmount() throws {
         let value = ParameterValue(spoken: "twenty five dollars", value: "twenty five dollars", parts: ["amount": "25", "currencyCode": "USD"])

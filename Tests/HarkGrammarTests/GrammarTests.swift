@@ -91,6 +91,31 @@ struct TextParserTests {
         #expect(best.slotValues["content"] == content)
     }
 
+    @Test("free text is written as it was typed: case, digits and inner punctuation kept, the punctuation around it dropped", arguments: [
+        ("Send a message to Bobo on MonkeyChat saying I'm at Pier 39, gate B.", "I'm at Pier 39, gate B"),
+        ("send a message to bobo on monkey chat saying \"Are you there?\"", "Are you there"),
+        ("Send a message to Bobo on MonkeyChat saying meet me at 8:30pm!!", "meet me at 8:30pm"),
+        ("Hey Siri, MonkeyChat Bobo: NASA called, call back", "NASA called, call back"),
+        // A lone lower-case "i" is written "I"; a word starting with i is left alone.
+        ("monkey chat bobo i think i'm late, i'll call if i can", "I think I'm late, I'll call if I can"),
+        ("monkey chat bobo it is in the igloo", "it is in the igloo"),
+    ])
+    func freeTextAsTyped(text: String, content: String) throws {
+        let parser = TextParser(graph: try compile(messagingGrammar))
+        let best = try #require(parser.parse(text).first)
+        #expect(best.slotValues["content"] == content)
+        // The words the grammar read are still its own: lower-case, no punctuation.
+        let raw = try #require(best.slots.first { $0.name == "content" }?.raw)
+        #expect(raw == raw.lowercased() && !raw.contains(",") && !raw.contains("?"), "\(raw)")
+    }
+
+    @Test("heard words (tokens, not typed text) are free text as heard, with a lone 'i' written 'I'")
+    func freeTextHeard() throws {
+        let parser = TextParser(graph: try compile(messagingGrammar))
+        let best = try #require(parser.parse(tokens: "monkey chat bobo i'm on the bus i think".split(separator: " ").map(String.init)).first)
+        #expect(best.slotValues["content"] == "I'm on the bus I think")
+    }
+
     @Test("'{slot or text}' takes the slot's list value where the words are one, and any other words as free text; plain '{slot}' only the list")
     func slotOrText() throws {
         let source = """

@@ -30,11 +30,11 @@ struct AppsTests {
         let turn = try #require(try converse.run(["Add WWDC to the training list in TasksNotes"]).first)
         #expect(turn.intent == "INAddTasksIntent")
         #expect(turn.slots["targetTaskList"] == "Training")
-        #expect(turn.slots["taskTitles"] == "wwdc")
+        #expect(turn.slots["taskTitles"] == "WWDC")  // as typed
         #expect(turn.code == "success")
         let book = try #require(try converse.read(group: "group.com.example.tasksnotes", file: "notebook.json") as? [String: Any])
         let training = try #require((book["lists"] as? [[String: Any]])?.first { $0["title"] as? String == "Training" })
-        #expect((training["tasks"] as? [[String: Any]])?.last?["title"] as? String == "wwdc")
+        #expect((training["tasks"] as? [[String: Any]])?.last?["title"] as? String == "WWDC")
     }
 
     @Test("Mark buy iPhone as completed in TasksNotes (and by its other name, MonkeyTodo)")

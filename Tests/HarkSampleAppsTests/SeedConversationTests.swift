@@ -4,20 +4,21 @@ import Testing
 /// The seed conversations, typed through `hark converse`.
 @Suite("Seed conversations, typed", .serialized)
 struct SeedConversationTests {
-    func expectSent(_ turn: ConverseTurn?, to recipient: String = "Bobo") {
+    func expectSent(_ turn: ConverseTurn?, to recipient: String = "Bobo", saying content: String = "please send more bananas") {
         #expect(turn?.app == "MonkeyChat")
         #expect(turn?.intent == "INSendMessageIntent")
         #expect(turn?.slots["recipients"] == recipient)
-        #expect(turn?.slots["content"] == "please send more bananas")
+        #expect(turn?.slots["content"] == content)
         #expect(turn?.code == "success")
         #expect(turn?.prompt == false)
     }
 
     /// The read-back before a message goes out.
-    func expectReadBack(_ turn: ConverseTurn?, to recipient: String = "Bobo") {
-        #expect(turn?.speech == "Your message to \(recipient) says: please send more bananas. Ready to send it?")
+    /// The read-back before a message goes out; the message as it was typed.
+    func expectReadBack(_ turn: ConverseTurn?, to recipient: String = "Bobo", saying content: String = "please send more bananas") {
+        #expect(turn?.speech == "Your message to \(recipient) says: \(content). Ready to send it?")
         #expect(turn?.prompt == true)
-        #expect(turn?.slots["content"] == "please send more bananas")
+        #expect(turn?.slots["content"] == content)
     }
 
     @Test("a message is read back before it goes out: change it asks for the content again, no keeps it unsent")
@@ -43,8 +44,8 @@ struct SeedConversationTests {
         #expect(turns[0].prompt && turns[0].code == "prompt")
         #expect(turns[1].speech == "What do you want to say to Bobo?")
         #expect(turns[1].prompt)
-        expectReadBack(turns[2])
-        expectSent(turns[3])
+        expectReadBack(turns[2], saying: "Please send more bananas")
+        expectSent(turns[3], saying: "Please send more bananas")
     }
 
     @Test("(b) send a message to Bobo on MonkeyChat → content prompt → the content")
@@ -53,8 +54,8 @@ struct SeedConversationTests {
         try #require(turns.count == 3)
         #expect(turns[0].speech == "What do you want to say to Bobo?")
         #expect(turns[0].slots["recipients"] == "Bobo")
-        expectReadBack(turns[1])
-        expectSent(turns[2])
+        expectReadBack(turns[1], saying: "Please send more bananas")
+        expectSent(turns[2], saying: "Please send more bananas")
     }
 
     @Test("(c) MonkeyChat Bobo please send more bananas, in one turn")

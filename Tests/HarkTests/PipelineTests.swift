@@ -219,8 +219,9 @@ struct TypedTurnTests {
         #expect(asked.prompt)
         #expect(asked.speech == "What do you want to say to Bobo?")
         let readBack = await assistant.read("Please send more bananas")
-        #expect(readBack.code == "prompt" && readBack.speech == "Your message to Bobo says: please send more bananas. Ready to send it?")
-        #expect(readBack.slots == ["recipients": "Bobo", "content": "please send more bananas"])
+        #expect(readBack.code == "prompt" && readBack.speech == "Your message to Bobo says: Please send more bananas. Ready to send it?")
+        // The answer's words as typed.
+        #expect(readBack.slots == ["recipients": "Bobo", "content": "Please send more bananas"])
         #expect(await assistant.read("yes please").code == "success")
     }
 

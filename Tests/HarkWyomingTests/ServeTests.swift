@@ -38,7 +38,7 @@ struct ServeTests {
         let turns = try server.client(["handle", "Send a message to Bobo on MonkeyChat", "Please send more bananas", "Send it", "--site", "kitchen"])
         #expect(turns.map { $0["type"] as? String } == ["handled", "handled", "handled"])
         #expect(turns.first?["text"] as? String == "What do you want to say to Bobo?")
-        #expect(turns.dropFirst().first?["text"] as? String == "Your message to Bobo says: please send more bananas. Ready to send it?")
+        #expect(turns.dropFirst().first?["text"] as? String == "Your message to Bobo says: Please send more bananas. Ready to send it?")
         #expect(turns.last?["text"] as? String == "Your message to Bobo was sent.")
         #expect((turns.last?["context"] as? [String: Any])?["site"] as? String == "kitchen")
         // ... and across connections when the client names the conversation.
