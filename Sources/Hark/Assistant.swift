@@ -284,6 +284,7 @@ public actor Assistant {
             return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)
                 return names.contains { words.containsRun($0) } || (namesNoApp && Self.opensWithAnotherApp(words))
+                    || Self.saysNothing(words)
             }
         }
     }
@@ -313,6 +314,19 @@ public actor Assistant {
         }
         return false
     }
+
+    /// Whether free text is only words that point at something said
+    /// elsewhere — "Note that down" (a note saying "down"), "Add it to my
+    /// list", "Text Bobo that": a request with nothing in it to write, not
+    /// one whose words are "down". A short message that says something
+    /// ("on it", "here", "now") is a message.
+    static func saysNothing(_ words: [String]) -> Bool {
+        !words.isEmpty && words.allSatisfy { pointingWords.contains($0) }
+    }
+
+    private static let pointingWords: Set<String> = [
+        "down", "up", "off", "out", "it", "that", "this", "these", "those", "them", "something", "anything", "stuff",
+    ]
 
     /// Words that say where a message goes: "on Signal", "via WhatsApp".
     private static let channels: Set<String> = ["on", "in", "via", "using", "through", "with", "over"]

@@ -154,7 +154,9 @@ struct NaturalPhrasingTests {
     func freeTextInItsPlace() async throws {
         let assistant = try makeAssistant(recognizer: false)
         for text in ["Put the kettle on", "Make a sandwich", "Set a timer for ten minutes", "Start a run on Strava",
-                     "Add milk to my Todoist", "Stop", "Add a little salt"] {
+                     "Add milk to my Todoist", "Stop", "Add a little salt",
+                     // Free text that only points at something said elsewhere (before: a note saying "down").
+                     "Note that down", "Text Bobo that", "Add it to my list in TasksNotes", "note this down in TasksNotes"] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
         }
         // The carriers still work, and the free text stops where the next part starts.
@@ -343,7 +345,8 @@ struct NaturalPhrasingTests {
             == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "on my way"]))
         for (text, content) in [("Text Bobo on my way", "on my way"), ("text Bobo on time", "on time"), ("tell Bobo with love", "with love"),
                                 ("Text Bobo on Monday", "on Monday"), ("tell Bobo in the morning that I'll call", "in the morning that I'll call"),
-                                ("Text Bobo via the back door", "via the back door"), ("Text Bobo on the train", "on the train")] {
+                                ("Text Bobo via the back door", "via the back door"), ("Text Bobo on the train", "on the train"),
+                                ("Text Bobo on it", "on it")] {
             #expect(await assistant.reading(of: text)
                 == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": content]),
                 "\"\(text)\"")
