@@ -146,6 +146,14 @@ public actor Assistant {
         return slots
     }
 
+    /// An answer of words on no list to a question about a value the app
+    /// also takes off its list ("Where do you want to go?" "union station"),
+    /// written as a name, as in a request (``namingUnlistedValues(_:)``).
+    private func answerNamingUnlistedValue(_ parse: Parse, to question: Question, for intent: Intent) -> Parse {
+        guard case .value(let parameter) = question, parameter.kind != .text, answerTakesText(question, for: intent) else { return parse }
+        return Self.namingFreeText(in: parse) { _ in true }
+    }
+
     /// Whether the answer to `question` may be any words: a message's text,
     /// or a value the app's grammar also takes off its list ("Where do you
     /// want to go?" "Union Station").
@@ -257,6 +265,24 @@ public actor Assistant {
         parse.slots.filter(\.isFreeText)
     }
 
+    /// `parse` with each value the app has a list for (a place) given as
+    /// words on no list in lower case — heard, or typed so — written as a
+    /// name: "union station" → "Union Station". A place typed with capitals
+    /// stays as typed; a message, note or title stays as it was said.
+    private func namingUnlistedValues(_ parse: Parse) -> Parse {
+        let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+        return Self.namingFreeText(in: parse) { !text.contains($0.name) }
+    }
+
+    /// `parse` with the free-text values `chosen` picks, when in lower case, written as names.
+    private static func namingFreeText(in parse: Parse, where chosen: (SlotValue) -> Bool) -> Parse {
+        var named = parse
+        for (index, slot) in parse.slots.enumerated() where slot.isFreeText && chosen(slot) && slot.value == slot.value.lowercased() {
+            named.slots[index].value = WrittenForm.name(slot.value)
+        }
+        return named
+    }
+
     /// Whether `parse` gives a value the app has a list for (a place) as
     /// words on no list.
     private func givesUnlistedValue(_ parse: Parse) -> Bool {
@@ -274,7 +300,7 @@ public actor Assistant {
     static let tellsOfThePast: Set<String> = ["did", "didn't", "yesterday", "ago", "already", "earlier", "last", "was", "were", "had", "hadn't", "used"]
 
     private func wholeRequestParses(of text: String) -> [Parse] {
-        mainParser.parse(text).filter { parse in
+        mainParser.parse(text).map(namingUnlistedValues).filter { parse in
             let namesNoApp = parse.slotValues[Catalog.appSlot] == nil
             // A place on no list is taken only from a request that names its
             // app ("MonkeyRide, take me to Union Square"): "Take me to church"
@@ -785,7 +811,8 @@ public actor Assistant {
             if answerTakesText(question, for: asked), request(in: text)?.slotValues[Catalog.appSlot] != nil {
                 return await takeAsNewRequest(text, dropping: asked)
             }
-            guard let parse = answerParser.parse(text).first, let answer = AnswerGrammar.answer(from: parse) else {
+            guard let parse = answerParser.parse(text).first.map({ answerNamingUnlistedValue($0, to: question, for: asked) }),
+                  let answer = AnswerGrammar.answer(from: parse) else {
                 let intent = await conversation.intent
                 if request(in: text) != nil { return await takeAsNewRequest(text, dropping: intent) }
                 misunderstood += 1

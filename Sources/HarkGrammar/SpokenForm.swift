@@ -57,3 +57,19 @@ public enum WrittenForm {
         return words.joined(separator: " ")
     }
 }
+
+extension WrittenForm {
+    /// Words written as a name, each capitalised but for articles and short
+    /// joining words after the first ("union station" → "Union Station",
+    /// "the grand hotel" → "the Grand Hotel", "bank of america" → "Bank of
+    /// America"): a place heard, or typed all in lower case.
+    public static func name(_ text: String) -> String {
+        let articles: Set<String> = ["the", "a", "an"]
+        let joining: Set<String> = ["of", "and", "at", "on", "in", "to", "for", "by", "de", "la", "du"]
+        return text.split(separator: " ").enumerated().map { index, word -> String in
+            let lower = word.lowercased()
+            if articles.contains(lower) || (index > 0 && joining.contains(lower)) { return String(word) }
+            return word.prefix(1).uppercased() + word.dropFirst()
+        }.joined(separator: " ")
+    }
+}

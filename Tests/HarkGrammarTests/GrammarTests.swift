@@ -109,6 +109,14 @@ struct TextParserTests {
         #expect(raw == raw.lowercased() && !raw.contains(",") && !raw.contains("?"), "\(raw)")
     }
 
+    @Test("a name is written with capitals but for articles and short joining words after the first", arguments: [
+        ("union station", "Union Station"), ("the grand hotel", "the Grand Hotel"), ("bank of america", "Bank of America"),
+        ("pier 39", "Pier 39"), ("at and t park", "At and T Park"),
+    ])
+    func writtenName(heard: String, written: String) {
+        #expect(WrittenForm.name(heard) == written)
+    }
+
     @Test("heard words (tokens, not typed text) are free text as heard, with a lone 'i' written 'I'")
     func freeTextHeard() throws {
         let parser = TextParser(graph: try compile(messagingGrammar))
