@@ -10,13 +10,9 @@ enum TypedNumbers {
         var source: Range<String.Index>
     }
 
-    /// The sentence as units, each with its readings: a word has one, a typed
-    /// number two — as typed (for free text) and as spoken words.
-    static func readings(of text: String) -> [[[String]]] {
-        units(of: text).map(\.readings)
-    }
-
-    /// ``readings(of:)`` with where in `text` each unit was typed.
+    /// The sentence as units, each with its readings — a word has one, a
+    /// typed number two: as typed (for free text) and as spoken words — and
+    /// where in `text` it was typed.
     static func units(of text: String) -> [TypedUnit] {
         let pieces = text.split(whereSeparator: { $0.isWhitespace })
         let chunks = pieces.map(String.init)
