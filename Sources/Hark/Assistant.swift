@@ -270,8 +270,7 @@ public actor Assistant {
     /// name: "union station" → "Union Station". A place typed with capitals
     /// stays as typed; a message, note or title stays as it was said.
     private func namingUnlistedValues(_ parse: Parse) -> Parse {
-        let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
-        return Self.namingFreeText(in: parse) { !text.contains($0.name) }
+        Self.namingFreeText(in: parse, where: unlistedValue(in: parse))
     }
 
     /// `parse` with the free-text values `chosen` picks, when in lower case, written as names.
@@ -286,8 +285,14 @@ public actor Assistant {
     /// Whether `parse` gives a value the app has a list for (a place) as
     /// words on no list.
     private func givesUnlistedValue(_ parse: Parse) -> Bool {
+        parse.slots.contains(where: unlistedValue(in: parse))
+    }
+
+    /// Whether a slot of `parse` is a value the app has a list for given as
+    /// free text (`{slot or text}`), not a slot declared `text`.
+    private func unlistedValue(in parse: Parse) -> (SlotValue) -> Bool {
         let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
-        return parse.slots.contains { $0.isFreeText && !text.contains($0.name) }
+        return { $0.isFreeText && !text.contains($0.name) }
     }
 
     /// The installed apps whose names the words hold.

@@ -138,9 +138,7 @@ public struct TextParser: Sendable {
         /// around it: a "?" at the end is as likely the request's ("Can
         /// MonkeyChat tell Bobo the game starts at six?") as the message's.
         func text(of units: ClosedRange<Int>) -> String {
-            let typed = text[sources[units.lowerBound].lowerBound..<sources[units.upperBound].upperBound]
-            let inWord: (Character) -> Bool = { $0.isLetter || $0.isNumber || "$€£".contains($0) }
-            return String(typed.drop { !inWord($0) }.reversed().drop { !inWord($0) }.reversed())
+            TypedNumbers.trimPunctuation(String(text[sources[units.lowerBound].lowerBound..<sources[units.upperBound].upperBound]))
         }
     }
 
