@@ -48,6 +48,13 @@ extension GrammarInstance {
 
 /// Compiles grammar instances into one ``IntentGraph``.
 public enum GrammarCompiler {
+    /// The vocabulary types of people's names, whose slots also take a
+    /// typed name the list does not have (``ArcLabel/typedName``): SiriKit
+    /// hands the app any person named, and the app says whom it knows.
+    public static let typedNameTypes: Set<String> = ["contactName"]
+    /// The most words such a name has ("Mary Ann Smith").
+    static let typedNameWords = 3
+
     /// Compiles the instances into one graph.
     ///
     /// - Throws: ``GrammarError`` for undefined or recursive rules, undefined
@@ -222,6 +229,18 @@ public enum GrammarCompiler {
                     slotStack.append(name)
                     try emit(values, from: inner, to: exit, into: &graph)
                     slotStack.removeLast()
+                    if GrammarCompiler.typedNameTypes.contains(listName) {
+                        // A name of up to three typed words the list does not
+                        // have: "MonkeyChat Zuzu I'm late" reaches the app,
+                        // which says whether it knows Zuzu.
+                        var current = inner
+                        for _ in 0..<GrammarCompiler.typedNameWords {
+                            let next = graph.addState()
+                            graph.addArc(from: current, to: next, .typedName)
+                            graph.addArc(from: next, to: exit, .epsilon)
+                            current = next
+                        }
+                    }
                 }
             }
         }

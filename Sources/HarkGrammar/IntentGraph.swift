@@ -8,6 +8,12 @@ public enum ArcLabel: Hashable, Sendable {
     case word(String)
     /// Consumes any one word: a free-text (dictation) slot.
     case anyWord
+    /// Consumes one typed word of a name the slot's list does not have
+    /// ("Zuzu", typed with a capital), for a slot of people's names: what
+    /// a typed request says, as SiriKit hands an app any name said. Typed
+    /// text only: a recognizer hears no name it has no words for, and
+    /// leaves these arcs out.
+    case typedName
     /// Marks the start of an app's intent.
     case beginIntent(app: String, intent: String)
     /// Marks the start of a slot's words.
@@ -20,7 +26,7 @@ public enum ArcLabel: Hashable, Sendable {
     /// Whether following the arc consumes a word.
     public var consumesWord: Bool {
         switch self {
-        case .word, .anyWord: return true
+        case .word, .anyWord, .typedName: return true
         default: return false
         }
     }

@@ -59,6 +59,9 @@ public struct TextParser: Sendable {
 
     static let fillerCost = 0.5
     static let freeTextCost = 0.2
+    /// A word of a typed name the slot's list does not have: more than free
+    /// text, so a name on the list, or words the grammar reads, win.
+    static let typedNameCost = 0.3
 
     /// - Parameters:
     ///   - graph: The compiled grammars.
@@ -70,11 +73,13 @@ public struct TextParser: Sendable {
         start = Frontier(Self.closure([graph.start: Hypothesis(cost: 0, path: nil)], in: graph))
         var byWord: [String: [Int: [Int]]] = [:]
         var anyWord: [Int: [Int]] = [:]
+        var name: [Int: [Int]] = [:]
         for (state, arcs) in graph.arcs.enumerated() {
             for (index, arc) in arcs.enumerated() {
                 switch arc.label {
                 case .word(let word): byWord[word, default: [:]][state, default: []].append(index)
                 case .anyWord: anyWord[state, default: []].append(index)
+                case .typedName: name[state, default: []].append(index)
                 default: break
                 }
             }
@@ -82,6 +87,8 @@ public struct TextParser: Sendable {
         wordArcs = byWord
         anyWordArcs = anyWord
         freeTextStates = Set(anyWord.keys)
+        nameArcs = name
+        nameStates = Set(name.keys)
     }
 
     /// Word → state → the indices of that state's arcs reading the word.
@@ -90,6 +97,10 @@ public struct TextParser: Sendable {
     private let anyWordArcs: [Int: [Int]]
     /// The states with free-text arcs: every word moves them on.
     private let freeTextStates: Set<Int>
+    /// State → the indices of its typed-name arcs.
+    private let nameArcs: [Int: [Int]]
+    /// The states with typed-name arcs: a typed word of a name moves them on.
+    private let nameStates: Set<Int>
 
     /// The states a sentence may start in (the start state's closure: 2,535
     /// of the sample apps' 16,617 states), worked out once instead of for
@@ -140,6 +151,21 @@ public struct TextParser: Sendable {
         func text(of units: ClosedRange<Int>) -> String {
             TypedNumbers.trimPunctuation(String(text[sources[units.lowerBound].lowerBound..<sources[units.upperBound].upperBound]))
         }
+
+        /// Whether unit `unit`, read as `readings`, can be (part of) a name
+        /// no list has: typed with a capital ("Zuzu", "Mary-Ann"), letters
+        /// only, not the sentence's first word (whose capital says nothing)
+        /// and not "I", "I'm", ….
+        func isName(_ unit: Int, readings: [[String]]) -> Bool {
+            guard unit > 0, readings.count == 1, let first = text[sources[unit]].first(where: { $0.isLetter }),
+                  first.isUppercase, text[sources[unit]].first.map({ $0.isLetter || $0 == "\"" || $0 == "'" }) == true
+            else { return false }
+            return readings[0].allSatisfy { token in
+                !token.isEmpty && token.allSatisfy { $0.isLetter || $0 == "'" } && !Self.notNames.contains(token)
+            }
+        }
+
+        private static let notNames: Set<String> = ["i", "i'm", "i'll", "i've", "i'd"]
     }
 
     /// The parses of a sentence whose units each have one or more readings
@@ -151,8 +177,9 @@ public struct TextParser: Sendable {
             var merged: [Int: Hypothesis] = [:]
             for reading in readings {
                 var current = frontier
+                let isName = typed?.isName(unit, readings: readings) ?? false
                 for token in reading {
-                    current = Frontier(step(current, token, unit: unit))
+                    current = Frontier(step(current, token, unit: unit, isName: isName))
                     if current.states.isEmpty { break }
                 }
                 for (state, hyp) in current.states where merged[state].map({ hyp.cost < $0.cost }) ?? true {
@@ -174,7 +201,7 @@ public struct TextParser: Sendable {
 
     /// The states reachable by reading one word, with their cheapest paths.
     /// States are visited in order so that ties always break the same way.
-    private func step(_ frontier: Frontier, _ token: String, unit: Int) -> [Int: Hypothesis] {
+    private func step(_ frontier: Frontier, _ token: String, unit: Int, isName: Bool) -> [Int: Hypothesis] {
         var next: [Int: Hypothesis] = [:]
         func offer(_ state: Int, _ hyp: Hypothesis) {
             if let existing = next[state], existing.cost <= hyp.cost { return }
@@ -187,20 +214,26 @@ public struct TextParser: Sendable {
         // visited in increasing order, each state's arcs in their order, as
         // a walk over every state and arc would, so ties break the same way.
         let visited: [Int]
-        if filler || reading.count + freeTextStates.count >= frontier.order.count {
+        let names = isName ? nameStates : []
+        if filler || reading.count + freeTextStates.count + names.count >= frontier.order.count {
             visited = frontier.order
         } else {
-            visited = freeTextStates.union(reading.keys).filter { frontier.states[$0] != nil }.sorted()
+            visited = freeTextStates.union(reading.keys).union(names).filter { frontier.states[$0] != nil }.sorted()
         }
         for state in visited {
             guard let hyp = frontier.states[state] else { continue }
             let words = reading[state] ?? [], free = anyWordArcs[state] ?? []
-            if !words.isEmpty || !free.isEmpty {
+            let name = isName ? nameArcs[state] ?? [] : []
+            if !words.isEmpty || !free.isEmpty || !name.isEmpty {
                 let arcs = graph.arcs[state]
-                for index in free.isEmpty ? words : words.isEmpty ? free : (words + free).sorted() {
+                for index in (words + free + name).sorted() {
                     let arc = arcs[index]
-                    let cost = arc.label == .anyWord ? hyp.cost + Self.freeTextCost : hyp.cost
-                    let step: PathNode.Step = arc.label == .anyWord ? .freeWord(token, unit: unit) : .word(token, unit: unit)
+                    let cost: Double, step: PathNode.Step
+                    switch arc.label {
+                    case .anyWord: (cost, step) = (hyp.cost + Self.freeTextCost, .freeWord(token, unit: unit))
+                    case .typedName: (cost, step) = (hyp.cost + Self.typedNameCost, .freeWord(token, unit: unit))
+                    default: (cost, step) = (hyp.cost, .word(token, unit: unit))
+                    }
                     offer(arc.to, Hypothesis(cost: cost, path: PathNode(step, hyp.path)))
                 }
             }

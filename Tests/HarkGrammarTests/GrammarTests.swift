@@ -148,6 +148,38 @@ struct TextParserTests {
         #expect(throws: GrammarError.self) { try GrammarParser.parse("intent Ride:\n    to {destination or words}\n", path: "r.hark") }
     }
 
+    @Test("a slot of people's names takes a typed name its list does not have: capitalised, up to three words, never the first word, 'I' or heard words")
+    func typedNames() throws {
+        let source = """
+        list contactName:
+            bobo
+            bobo the great => Bobo the Great
+        slot recipients: contactName
+        slot payee: contactName
+        slot content: text
+        intent INSendMessageIntent:
+            send a message to {recipients} saying {content}
+            monkey chat {recipients} {content}
+        intent Pay:
+            {payee} needs money
+        """
+        let parser = TextParser(graph: try compile(source))
+        let named = try #require(parser.parse("Send a message to Zuzu saying I'm late").first)
+        #expect(named.slots == [SlotValue(name: "recipients", raw: "zuzu", value: "Zuzu", isFreeText: true),
+                                SlotValue(name: "content", raw: "i'm late", value: "I'm late", isFreeText: true)])
+        #expect(parser.parse("Send a message to Mary-Ann O'Brien saying hi").first?.slotValues["recipients"] == "Mary-Ann O'Brien")
+        // A name on the list is the list's, as it says it; more than three words are no name.
+        let listed = try #require(parser.parse("Send a message to Bobo The Great saying hi").first)
+        #expect(listed.slots.first == SlotValue(name: "recipients", raw: "bobo the great", value: "Bobo the Great"))
+        #expect(parser.parse("Send a message to Anna Maria Luisa Rossi saying hi").isEmpty)
+        // Typed in lower case, heard, "I", or the sentence's first word: no name.
+        #expect(parser.parse("send a message to zuzu saying hi").isEmpty)
+        #expect(parser.parse(tokens: ["send", "a", "message", "to", "zuzu", "saying", "hi"]).isEmpty)
+        #expect(parser.parse("MonkeyChat I'm late").isEmpty)
+        #expect(parser.parse("Zuzu needs money").isEmpty)
+        #expect(parser.parse("Bobo needs money").first?.slotValues["payee"] == "bobo")
+    }
+
     @Test("canonical values keep the raw words too")
     func rawAndCanonical() throws {
         let parser = TextParser(graph: try compile(messagingGrammar))

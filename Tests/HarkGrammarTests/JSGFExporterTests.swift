@@ -107,7 +107,8 @@ func sampleSentences(_ graph: IntentGraph, count: Int, dictation: [String]) -> [
         var steps = 0
         while steps < 200 {
             steps += 1
-            let arcs = graph.arcs[state]
+            // A typed name is no word a recognizer hears (nor the JSGF says).
+            let arcs = graph.arcs[state].filter { $0.label != .typedName }
             if graph.finals[state] != nil, arcs.isEmpty || next(4) == 0 { sentences.append(words); break }
             guard !arcs.isEmpty else { break }
             let arc = arcs[next(arcs.count)]

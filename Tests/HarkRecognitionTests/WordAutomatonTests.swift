@@ -91,6 +91,19 @@ struct WordAutomatonTests {
         #expect(minimal.transitions.flatMap { $0 }.contains { $0.symbol == .dictation })
     }
 
+    @Test("leaves out the typed names a slot of people's names takes: the recognizer hears the list's names only")
+    func typedNamesLeftOut() throws {
+        let people = messagingGrammar.replacingOccurrences(of: "contacts", with: "contactName")
+        let withNames = try graph(people)
+        #expect(withNames.arcs.joined().contains { $0.label == .typedName })
+        let minimal = try #require(WordAutomaton(minimizing: withNames))
+        let plain = try #require(WordAutomaton(minimizing: try graph(messagingGrammar)))
+        #expect(minimal == plain)
+        #expect(minimal.accepts(words("send a message to bobo the great")))
+        #expect(!minimal.accepts(words("send a message to zuzu")))
+        #expect(!minimal.accepts(words("send a message to")))
+    }
+
     @Test("falls back to the graph's own shape past the state budget")
     func budget() throws {
         let g = try graph(coffeeGrammar)

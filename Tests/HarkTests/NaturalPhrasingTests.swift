@@ -361,6 +361,35 @@ struct NaturalPhrasingTests {
             == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "in the car saying hi"]))
     }
 
+    @Test("a typed name no contact list has reaches the app named, which says whom it knows; unnamed, it is no request")
+    func nameNoListHas() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Before: not understood, as if nothing had been asked.
+        #expect(await assistant.reading(of: "MonkeyChat Mary I'm running ten minutes late")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Mary", "content": "I'm running ten minutes late"]))
+        #expect(await assistant.reading(of: "Call Mary Ann Smith on MonkeyChat please")
+            == .understood(app: "MonkeyChat", intent: "INStartAudioCallIntent", slots: ["contacts": "Mary Ann Smith"]))
+        // A contact the app has is its name, not a new one.
+        #expect(await assistant.reading(of: "MonkeyChat Bobo Jr. I'm late")
+            == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo Jr.", "content": "I'm late"]))
+        // No app named: a name on no list is no request ("Tell Alexa ..." is for another assistant).
+        for text in ["Text Mary I'm late", "Tell Alexa to turn off the lights", "Ask Google what the weather is",
+                     // typed in lower case, no name is known to be one
+                     "MonkeyChat mary I'm late"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
+        }
+        // An app's name is never the person: this is a ride.
+        #expect(await assistant.reading(of: "Tell MonkeyRide to get me a car")
+            == .understood(app: "MonkeyRide", intent: "INRequestRideIntent", slots: [:]))
+
+        let chat = await assistant.read("MonkeyChat Mary I'm running late")
+        #expect(chat.app == "MonkeyChat" && chat.prompt, "\(chat.speech)")
+        #expect(chat.speech == "I couldn't find Mary in your MonkeyChat contacts. Who do you want to message?")
+        #expect(await assistant.read("cancel").code != "prompt")
+        let pay = await assistant.read("Pay Mary 20 dollars on MonkeyPay")
+        #expect(pay.speech.hasPrefix("Mary isn't one of your MonkeyPay contacts."), "\(pay.speech)")
+    }
+
     @Test("TypedBench scores a reading: values compared case-blind, out-of-domain answers and 'Which app?' are false actions")
     func scoring() {
         let request = TypedRequest(text: "x", app: "A", intent: "I", slots: ["n": "Bobo"])
