@@ -361,6 +361,45 @@ struct NaturalPhrasingTests {
             == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "in the car saying hi"]))
     }
 
+    @Test("the app's name before what it names ('a TasksNotes note'), the app named with only a verb ('MonkeyFit pause'), and everyday questions")
+    func appNamedAsPeopleDo() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Each was not understood before.
+        let cases: [(String, String, String, [String: String])] = [
+            ("Make a TasksNotes note called Packing", "TasksNotes", "INCreateNoteIntent", ["title": "Packing"]),
+            ("Create a ListOMat list called camping", "ListOMat", "INCreateTaskListIntent", ["title": "camping"]),
+            ("Check my MonkeyPay account", "MonkeyPay", "INSearchForAccountsIntent", [:]),
+            ("How much money have I got left in MonkeyPay", "MonkeyPay", "INSearchForAccountsIntent", [:]),
+            ("Tip my MonkeyRide driver two dollars", "MonkeyRide", "INSendRideFeedbackIntent", ["tip": "two dollars"]),
+            ("Give him four stars on MonkeyRide", "MonkeyRide", "INSendRideFeedbackIntent", ["rating": "4"]),
+            ("Rate that ride three stars on MonkeyRide", "MonkeyRide", "INSendRideFeedbackIntent", ["rating": "3"]),
+            ("How long until my driver gets here on MonkeyRide", "MonkeyRide", "INGetRideStatusIntent", [:]),
+            ("How much is MonkeyRide to the zoo", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the zoo"]),
+            ("MonkeyRide, cancel please", "MonkeyRide", "INCancelRideIntent", [:]),
+            ("Any missed calls on MonkeyChat?", "MonkeyChat", "INSearchCallHistoryIntent", ["callTypes": "missed"]),
+            ("Did anybody text me on MonkeyChat", "MonkeyChat", "INSearchForMessagesIntent", [:]),
+            ("What's new in MonkeyChat", "MonkeyChat", "INSearchForMessagesIntent", [:]),
+            ("MonkeyChat mark everything read", "MonkeyChat", "INSetMessageAttributeIntent", ["attribute": "read"]),
+            ("Where's my QR code in MonkeyPay", "MonkeyPay", "INGetVisualCodeIntent", [:]),
+            ("MonkeyFit pause", "MonkeyFit", "INPauseWorkoutIntent", [:]),
+            ("MonkeyFit, resume please", "MonkeyFit", "INResumeWorkoutIntent", [:]),
+            ("MonkeyFit stop my workout", "MonkeyFit", "INEndWorkoutIntent", [:]),
+            ("MonkeyFit cancel", "MonkeyFit", "INCancelWorkoutIntent", [:]),
+            ("MonkeyFit, I'm heading out for a walk", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Walk"]),
+            ("Time for yoga, MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Yoga"]),
+        ]
+        for (text, app, intent, slots) in cases {
+            #expect(await assistant.reading(of: text) == .understood(app: app, intent: intent, slots: slots), "\"\(text)\"")
+        }
+        #expect(await assistant.reading(of: "Pay Bobo 5 dollars on MonkeyPay with a note saying lunch")
+            == .understood(app: "MonkeyPay", intent: "INSendPaymentIntent", slots: ["payee": "Bobo", "currencyAmount": "five dollars", "note": "lunch"]))
+        // Without the app's name these say too little to be anyone's request.
+        for text in ["give her five stars", "time for a run", "pause", "cancel", "what's new", "any missed calls?",
+                     "where is my code", "how long until it gets here"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
+        }
+    }
+
     @Test("a typed name no contact list has reaches the app named, which says whom it knows; unnamed, it is no request")
     func nameNoListHas() async throws {
         let assistant = try makeAssistant(recognizer: false)
