@@ -97,8 +97,8 @@ public enum GrammarCompiler {
         struct FreeTextKey: Hashable {
             var slot: String
             var exit: Int
-            /// A `{slot or text}` use: its list and free text together.
-            var orText: Bool
+            /// A `{slot or text}` or `{slot or typed text}` use: its list and free text together.
+            var orText: SlotFreeText
         }
 
         mutating func emit(_ expression: GrammarExpression, from: Int, to: Int, into graph: inout IntentGraph) throws(GrammarError) {
@@ -186,7 +186,7 @@ public enum GrammarCompiler {
                     throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)
                 }
                 let source = instance.grammar.slots[name] ?? .list(name)
-                let takesText = source == .text || orText
+                let takesText = source == .text || orText != .listOnly
                 if takesText, let shared = freeTextLoops[FreeTextKey(slot: name, exit: to, orText: orText)] {
                     graph.addArc(from: from, to: shared, .epsilon)
                     return
@@ -206,7 +206,7 @@ public enum GrammarCompiler {
                     let loop = source == .text ? inner : graph.addState()
                     if loop != inner { graph.addArc(from: inner, to: loop, .epsilon) }
                     let afterWord = graph.addState()
-                    graph.addArc(from: loop, to: afterWord, .anyWord)
+                    graph.addArc(from: loop, to: afterWord, orText == .typedText && source != .text ? .typedWord : .anyWord)
                     graph.addArc(from: afterWord, to: loop, .epsilon)
                     graph.addArc(from: afterWord, to: exit, .epsilon)
                 }

@@ -292,12 +292,22 @@ struct ExpressionParser {
                 let nameStart = position
                 while position < chars.count, GrammarParser.isNameCharacter(chars[position]) { position += 1 }
                 let name = String(chars[nameStart..<position])
-                // `{name or text}`: the slot's list, or else free text.
-                let orText = c == "{" && !name.isEmpty && String(chars[position...].prefix(8)) == " or text"
-                if orText { position += 8 }
+                // `{name or text}`: the slot's list, or else free text;
+                // `{name or typed text}`: the same, typed only.
+                var orText = SlotFreeText.listOnly
+                if c == "{", !name.isEmpty {
+                    let rest = String(chars[position...].prefix(14))
+                    if rest == " or typed text" {
+                        orText = .typedText
+                        position += 14
+                    } else if rest.hasPrefix(" or text") {
+                        orText = .text
+                        position += 8
+                    }
+                }
                 guard !name.isEmpty, position < chars.count, chars[position] == close else {
                     position = start
-                    throw error("expected a name and '\(close)' after '\(c)'" + (c == "{" ? " (or '{name or text}')" : ""))
+                    throw error("expected a name and '\(close)' after '\(c)'" + (c == "{" ? " (or '{name or text}', '{name or typed text}')" : ""))
                 }
                 position += 1
                 let loc = SourceLocation(file: path, line: line + 1, column: column + start + 1)

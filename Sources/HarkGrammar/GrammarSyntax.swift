@@ -18,13 +18,28 @@ public indirect enum GrammarExpression: Sendable, Equatable {
     /// app takes in any words, such as a place ("to {dropOffLocation or
     /// text}": "to the airport" is the list's value, "to Union Station"
     /// free text); a list value is preferred where the words are one.
-    case slot(String, SourceLocation, orText: Bool = false)
+    /// `{name or typed text}`: the same in typed requests only; heard, only
+    /// the list's values (``SlotFreeText``).
+    case slot(String, SourceLocation, orText: SlotFreeText = .listOnly)
     /// A value spoken as `spoken` that stands for `canonical` (list synonyms).
     case value(spoken: GrammarExpression, canonical: String)
     /// `( a & b & [c] )`: every part once, in any order; `[ ]` parts may be
     /// left out. Compiled by sharing states per set of parts already said,
     /// so nobody writes the permutations out.
     case anyOrder([GrammarExpression], SourceLocation)
+}
+
+/// What a use of a slot takes besides its list's values.
+public enum SlotFreeText: Sendable, Hashable {
+    /// `{name}`: only the list's values.
+    case listOnly
+    /// `{name or text}`: or else free text, typed or heard.
+    case text
+    /// `{name or typed text}`: or else free text in a typed request; heard,
+    /// only the list's values. For a value a carrier word marks in typed
+    /// text ("to the beach list") where free text would give the
+    /// recognizer's search a place to fit out-of-grammar speech.
+    case typedText
 }
 
 /// What a slot's values come from.
@@ -81,15 +96,15 @@ extension GrammarFile {
     public func slotsTakingText(of intent: IntentDefinition) -> Set<String> {
         var names = Set<String>()
         forEachSlot(of: intent) { name, orText in
-            if orText || source(ofSlot: name) == .text { names.insert(name) }
+            if orText == .text || source(ofSlot: name) == .text { names.insert(name) }
         }
         return names
     }
 
     /// Calls `visit` with every use of a slot in `intent`'s sentences
     /// (through the file's rules, each rule walked once): its name and
-    /// whether it is `{slot or text}`.
-    private func forEachSlot(of intent: IntentDefinition, _ visit: (String, Bool) -> Void) {
+    /// what it takes besides the list.
+    private func forEachSlot(of intent: IntentDefinition, _ visit: (String, SlotFreeText) -> Void) {
         var visitedRules = Set<String>()
         func walk(_ expression: GrammarExpression) {
             switch expression {

@@ -14,6 +14,9 @@ public enum ArcLabel: Hashable, Sendable {
     /// text only: a recognizer hears no name it has no words for, and
     /// leaves these arcs out.
     case typedName
+    /// Consumes any one typed word: free text a `{slot or typed text}`
+    /// takes in typed requests only; a recognizer leaves these arcs out.
+    case typedWord
     /// Marks the start of an app's intent.
     case beginIntent(app: String, intent: String)
     /// Marks the start of a slot's words.
@@ -26,7 +29,7 @@ public enum ArcLabel: Hashable, Sendable {
     /// Whether following the arc consumes a word.
     public var consumesWord: Bool {
         switch self {
-        case .word, .anyWord, .typedName: return true
+        case .word, .anyWord, .typedName, .typedWord: return true
         default: return false
         }
     }

@@ -184,8 +184,9 @@ public enum JSGFExporter {
                 case .text: choices.append(dictationText())
                 case .list(let type):
                     choices.append(try listText(slot: name, type: type, at: location, instance: instance, of: instances))
-                    // `{slot or text}`: the list's values or the dictation rule.
-                    if orText { choices.append(dictationText()) }
+                    // `{slot or text}`: the list's values or the dictation
+                    // rule; `{slot or typed text}` is heard as the list alone.
+                    if orText == .text { choices.append(dictationText()) }
                 }
                 let said = choices.compactMap { $0 }
                 return said.count > 1 ? "( \(said.joined(separator: " | ")) )" : said.first

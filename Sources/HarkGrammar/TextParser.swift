@@ -74,12 +74,14 @@ public struct TextParser: Sendable {
         var byWord: [String: [Int: [Int]]] = [:]
         var anyWord: [Int: [Int]] = [:]
         var name: [Int: [Int]] = [:]
+        var typedWord: [Int: [Int]] = [:]
         for (state, arcs) in graph.arcs.enumerated() {
             for (index, arc) in arcs.enumerated() {
                 switch arc.label {
                 case .word(let word): byWord[word, default: [:]][state, default: []].append(index)
                 case .anyWord: anyWord[state, default: []].append(index)
                 case .typedName: name[state, default: []].append(index)
+                case .typedWord: typedWord[state, default: []].append(index)
                 default: break
                 }
             }
@@ -89,6 +91,8 @@ public struct TextParser: Sendable {
         freeTextStates = Set(anyWord.keys)
         nameArcs = name
         nameStates = Set(name.keys)
+        typedWordArcs = typedWord
+        typedWordStates = Set(typedWord.keys)
     }
 
     /// Word → state → the indices of that state's arcs reading the word.
@@ -101,6 +105,10 @@ public struct TextParser: Sendable {
     private let nameArcs: [Int: [Int]]
     /// The states with typed-name arcs: a typed word of a name moves them on.
     private let nameStates: Set<Int>
+    /// State → the indices of its arcs of free text only typed text takes.
+    private let typedWordArcs: [Int: [Int]]
+    /// The states with such arcs: every typed word moves them on.
+    private let typedWordStates: Set<Int>
 
     /// The states a sentence may start in (the start state's closure: 2,535
     /// of the sample apps' 16,617 states), worked out once instead of for
@@ -179,7 +187,7 @@ public struct TextParser: Sendable {
                 var current = frontier
                 let isName = typed?.isName(unit, readings: readings) ?? false
                 for token in reading {
-                    current = Frontier(step(current, token, unit: unit, isName: isName))
+                    current = Frontier(step(current, token, unit: unit, typed: typed != nil, isName: isName))
                     if current.states.isEmpty { break }
                 }
                 for (state, hyp) in current.states where merged[state].map({ hyp.cost < $0.cost }) ?? true {
@@ -201,7 +209,7 @@ public struct TextParser: Sendable {
 
     /// The states reachable by reading one word, with their cheapest paths.
     /// States are visited in order so that ties always break the same way.
-    private func step(_ frontier: Frontier, _ token: String, unit: Int, isName: Bool) -> [Int: Hypothesis] {
+    private func step(_ frontier: Frontier, _ token: String, unit: Int, typed: Bool, isName: Bool) -> [Int: Hypothesis] {
         var next: [Int: Hypothesis] = [:]
         func offer(_ state: Int, _ hyp: Hypothesis) {
             if let existing = next[state], existing.cost <= hyp.cost { return }
@@ -214,23 +222,23 @@ public struct TextParser: Sendable {
         // visited in increasing order, each state's arcs in their order, as
         // a walk over every state and arc would, so ties break the same way.
         let visited: [Int]
-        let names = isName ? nameStates : []
-        if filler || reading.count + freeTextStates.count + names.count >= frontier.order.count {
+        let names = isName ? nameStates : [], typedFree = typed ? typedWordStates : []
+        if filler || reading.count + freeTextStates.count + names.count + typedFree.count >= frontier.order.count {
             visited = frontier.order
         } else {
-            visited = freeTextStates.union(reading.keys).union(names).filter { frontier.states[$0] != nil }.sorted()
+            visited = freeTextStates.union(reading.keys).union(names).union(typedFree).filter { frontier.states[$0] != nil }.sorted()
         }
         for state in visited {
             guard let hyp = frontier.states[state] else { continue }
             let words = reading[state] ?? [], free = anyWordArcs[state] ?? []
-            let name = isName ? nameArcs[state] ?? [] : []
-            if !words.isEmpty || !free.isEmpty || !name.isEmpty {
+            let name = isName ? nameArcs[state] ?? [] : [], typedOnly = typed ? typedWordArcs[state] ?? [] : []
+            if !words.isEmpty || !free.isEmpty || !name.isEmpty || !typedOnly.isEmpty {
                 let arcs = graph.arcs[state]
-                for index in (words + free + name).sorted() {
+                for index in (words + free + name + typedOnly).sorted() {
                     let arc = arcs[index]
                     let cost: Double, step: PathNode.Step
                     switch arc.label {
-                    case .anyWord: (cost, step) = (hyp.cost + Self.freeTextCost, .freeWord(token, unit: unit))
+                    case .anyWord, .typedWord: (cost, step) = (hyp.cost + Self.freeTextCost, .freeWord(token, unit: unit))
                     case .typedName: (cost, step) = (hyp.cost + Self.typedNameCost, .freeWord(token, unit: unit))
                     default: (cost, step) = (hyp.cost, .word(token, unit: unit))
                     }

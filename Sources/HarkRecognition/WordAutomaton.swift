@@ -132,7 +132,7 @@ private struct NFA {
                 switch arc.label {
                 case .word(let w): moves[from].append((.word(w), arc.to))
                 case .anyWord: moves[from].append((.dictation, arc.to))
-                case .typedName: break  // typed text only: no words to hear it by
+                case .typedName, .typedWord: break  // typed text only: no words to hear it by
                 default: epsilons[from].append(arc.to)
                 }
             }

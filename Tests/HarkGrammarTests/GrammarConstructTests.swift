@@ -133,7 +133,7 @@ struct GrammarErrorTests {
         ("list x =\n", "g.hark:1:6: error: 'x' has no values"),
         ("slot x:\n", "g.hark:1:8: error: expected 'slot x: text' or 'slot x: LIST'"),
         ("slot x: two words\n", "g.hark:1:9: error: expected one slot type after 'slot x:' (text, a list name or a built-in type such as number)"),
-        ("intent X:\n    call {who\n", "g.hark:2:10: error: expected a name and '}' after '{' (or '{name or text}')"),
+        ("intent X:\n    call {who\n", "g.hark:2:10: error: expected a name and '}' after '{' (or '{name or text}', '{name or typed text}')"),
         // Nesting is bounded, so a hostile file cannot exhaust the stack (found by fuzzing).
         ("intent X:\n    send " + String(repeating: "(", count: 60) + "a" + String(repeating: ")", count: 60) + "\n",
          "g.hark:2:60: error: '(' nested more than 50 levels deep; name the inner part as a rule"),

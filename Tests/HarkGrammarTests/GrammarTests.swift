@@ -148,6 +148,30 @@ struct TextParserTests {
         #expect(throws: GrammarError.self) { try GrammarParser.parse("intent Ride:\n    to {destination or words}\n", path: "r.hark") }
     }
 
+    @Test("'{slot or typed text}' takes free text in typed requests only: heard words are the list's values or nothing")
+    func slotOrTypedText() throws {
+        let source = """
+        list place:
+            home
+            the airport
+        slot destination: place
+        intent Ride:
+            take me to {destination or typed text} [please]
+        """
+        let graph = try compile(source)
+        #expect(graph.arcs.joined().contains { $0.label == .typedWord } && !graph.hasFreeText)
+        let parser = TextParser(graph: graph)
+        let free = try #require(parser.parse("take me to Union Station please").first)
+        #expect(free.slots == [SlotValue(name: "destination", raw: "union station", value: "Union Station", isFreeText: true)])
+        #expect(parser.parse("take me to the airport").first?.slots == [SlotValue(name: "destination", raw: "the airport", value: "the airport")])
+        // Heard: only the list.
+        #expect(parser.parse(tokens: ["take", "me", "to", "union", "station"]).isEmpty)
+        #expect(parser.parse(tokens: ["take", "me", "to", "home"]).first?.slotValues["destination"] == "home")
+        // It does not make the slot one that takes any words as an answer.
+        let file = try GrammarParser.parse(source, path: "r.hark")
+        #expect(file.slotsTakingText(of: file.intents[0]).isEmpty)
+    }
+
     @Test("a slot of people's names takes a typed name its list does not have: capitalised, up to three words, never the first word, 'I' or heard words")
     func typedNames() throws {
         let source = """

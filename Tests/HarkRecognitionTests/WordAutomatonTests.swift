@@ -102,6 +102,10 @@ struct WordAutomatonTests {
         #expect(minimal.accepts(words("send a message to bobo the great")))
         #expect(!minimal.accepts(words("send a message to zuzu")))
         #expect(!minimal.accepts(words("send a message to")))
+        // So is free text only typed text takes.
+        let typedOnly = try graph(messagingGrammar.replacingOccurrences(of: "to {recipients}", with: "to {recipients or typed text}"))
+        #expect(typedOnly.arcs.joined().contains { $0.label == .typedWord })
+        #expect(try #require(WordAutomaton(minimizing: typedOnly)) == plain)
     }
 
     @Test("falls back to the graph's own shape past the state budget")

@@ -400,6 +400,27 @@ struct NaturalPhrasingTests {
         }
     }
 
+    @Test("typed, a list named before 'list' that the app does not have is the list, not part of the task; the app says it has none")
+    func listOnNoList() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Before: a task "sunscreen to the Beach list" on ListOMat's default list.
+        for (text, app, list, task) in [("On ListOMat add sunscreen to the Beach list", "ListOMat", "Beach", "sunscreen"),
+                                        ("add sunscreen to the beach list in ListOMat", "ListOMat", "Beach", "sunscreen"),
+                                        ("TasksNotes, add pick up dry cleaning to my Errands list", "TasksNotes", "Errands", "pick up dry cleaning"),
+                                        // a list the app has is its own name
+                                        ("add milk to the grocery list in ListOMat", "ListOMat", "Grocery", "milk")] {
+            #expect(await assistant.reading(of: text)
+                == .understood(app: app, intent: "INAddTasksIntent", slots: ["targetTaskList": list, "taskTitles": task]), "\"\(text)\"")
+        }
+        // "to do list" is no list's name.
+        #expect(await assistant.reading(of: "add eggs to my to do list in TasksNotes")
+            == .understood(app: "TasksNotes", intent: "INAddTasksIntent", slots: ["taskTitles": "eggs"]))
+        // No app named: a list on no list is no request.
+        #expect(await assistant.reading(of: "add sunscreen to the beach list") == .notUnderstood)
+        let turn = await assistant.read("add sunscreen to the beach list in ListOMat")
+        #expect(turn.app == "ListOMat" && turn.speech.hasPrefix("There's no list called Beach."), "\(turn.speech)")
+    }
+
     @Test("a typed name no contact list has reaches the app named, which says whom it knows; unnamed, it is no request")
     func nameNoListHas() async throws {
         let assistant = try makeAssistant(recognizer: false)
