@@ -150,6 +150,15 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate <= 0.14, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the sixth batch (held out until measured): requests read right, and nothing meant for nobody is acted on")
+    func sixthBatch() async throws {
+        let report = try await typedReport(["requests-6.jsonl"], atLeast: 70)
+        // As written (2026-11-27), never looked at before: 40 of 45 read
+        // right (88.9%), 0 of 25 sentences for nobody acted on.
+        #expect(report.coverage >= 0.88, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
     @Test("free text keeps to its carrier: chit-chat, other assistants' commands and unrelated sentences are not actions")
     func freeTextInItsPlace() async throws {
         let assistant = try makeAssistant(recognizer: false)
