@@ -154,8 +154,9 @@ struct NaturalPhrasingTests {
     func sixthBatch() async throws {
         let report = try await typedReport(["requests-6.jsonl"], atLeast: 70)
         // As written (2026-11-27), never looked at before: 40 of 45 read
-        // right (88.9%), 0 of 25 sentences for nobody acted on.
-        #expect(report.coverage >= 0.88, "coverage \(report.coverage)\n\(report.markdown)")
+        // right (88.9%), 0 of 25 sentences for nobody acted on; its five
+        // misses then had general forms added (appNamedAsPeopleDo): 45 of 45.
+        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
@@ -396,6 +397,13 @@ struct NaturalPhrasingTests {
             ("MonkeyFit cancel", "MonkeyFit", "INCancelWorkoutIntent", [:]),
             ("MonkeyFit, I'm heading out for a walk", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Walk"]),
             ("Time for yoga, MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Yoga"]),
+            // The sixth batch's misses, as written.
+            ("Mark all my MonkeyChat messages as read", "MonkeyChat", "INSetMessageAttributeIntent", ["attribute": "read"]),
+            ("How much is in my Banana Fund on MonkeyPay", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Banana Fund"]),
+            ("What ride options does MonkeyRide have to the beach?", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the beach"]),
+            ("Give my last MonkeyRide driver five stars", "MonkeyRide", "INSendRideFeedbackIntent", ["rating": "5"]),
+            ("Hey, can you text Bobo on MonkeyChat and tell him I'm on my way", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I'm on my way"]),
         ]
         for (text, app, intent, slots) in cases {
             #expect(await assistant.reading(of: text) == .understood(app: app, intent: intent, slots: slots), "\"\(text)\"")
