@@ -183,9 +183,9 @@ public struct TextParser: Sendable {
         var frontier = start
         for (unit, readings) in units.enumerated() {
             var merged: [Int: Hypothesis] = [:]
+            let isName = typed?.isName(unit, readings: readings) ?? false
             for reading in readings {
                 var current = frontier
-                let isName = typed?.isName(unit, readings: readings) ?? false
                 for token in reading {
                     current = Frontier(step(current, token, unit: unit, typed: typed != nil, isName: isName))
                     if current.states.isEmpty { break }
