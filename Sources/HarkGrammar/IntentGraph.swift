@@ -33,6 +33,9 @@ public enum ArcLabel: Hashable, Sendable {
         default: return false
         }
     }
+
+    /// Whether the arc reads typed text only: no recognizer hears it.
+    public var isTypedOnly: Bool { self == .typedName || self == .typedWord }
 }
 
 /// One arc of the intent graph.

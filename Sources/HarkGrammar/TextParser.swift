@@ -234,7 +234,9 @@ public struct TextParser: Sendable {
             let name = isName ? nameArcs[state] ?? [] : [], typedOnly = typed ? typedWordArcs[state] ?? [] : []
             if !words.isEmpty || !free.isEmpty || !name.isEmpty || !typedOnly.isEmpty {
                 let arcs = graph.arcs[state]
-                for index in (words + free + name + typedOnly).sorted() {
+                // Most states read only the word: no concatenation and sort then.
+                let others = free + name + typedOnly
+                for index in others.isEmpty ? words : (words + others).sorted() {
                     let arc = arcs[index]
                     let cost: Double, step: PathNode.Step
                     switch arc.label {

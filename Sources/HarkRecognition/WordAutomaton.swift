@@ -128,11 +128,11 @@ private struct NFA {
         var moves = Array(repeating: [(symbol: WordAutomaton.Symbol, to: Int)](), count: graph.stateCount)
         var epsilons = Array(repeating: [Int](), count: graph.stateCount)
         for (from, arcs) in graph.arcs.enumerated() {
-            for arc in arcs {
+            // Typed text only: no words to hear it by.
+            for arc in arcs where !arc.label.isTypedOnly {
                 switch arc.label {
                 case .word(let w): moves[from].append((.word(w), arc.to))
                 case .anyWord: moves[from].append((.dictation, arc.to))
-                case .typedName, .typedWord: break  // typed text only: no words to hear it by
                 default: epsilons[from].append(arc.to)
                 }
             }

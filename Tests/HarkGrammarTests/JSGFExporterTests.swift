@@ -108,7 +108,7 @@ func sampleSentences(_ graph: IntentGraph, count: Int, dictation: [String]) -> [
         while steps < 200 {
             steps += 1
             // A typed name is no word a recognizer hears (nor the JSGF says).
-            let arcs = graph.arcs[state].filter { $0.label != .typedName && $0.label != .typedWord }
+            let arcs = graph.arcs[state].filter { !$0.label.isTypedOnly }
             if graph.finals[state] != nil, arcs.isEmpty || next(4) == 0 { sentences.append(words); break }
             guard !arcs.isEmpty else { break }
             let arc = arcs[next(arcs.count)]
