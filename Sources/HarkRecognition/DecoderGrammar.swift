@@ -51,6 +51,23 @@ public final class DecoderGrammar: Sendable {
         appNames.contains { words.containsRun($0) }
     }
 
+    /// The longest pause inside an app's name (``appNames``) among the
+    /// grammar words of `words`, in seconds: between the end of one of the
+    /// name's words and the start of the next. Nil when no name of more
+    /// than one word is heard.
+    public func longestPauseInAppName(_ words: [RecognizedWord]) -> Double? {
+        var longest: Double?
+        for name in appNames where name.count > 1 && words.count >= name.count {
+            for first in 0...(words.count - name.count) {
+                let run = words[first..<(first + name.count)]
+                guard zip(run, name).allSatisfy({ !$0.isFreeText && $0.word == $1 }) else { continue }
+                let pause = zip(run.dropLast(), run.dropFirst()).map { $1.start - $0.end }.max() ?? 0
+                longest = max(longest ?? pause, pause)
+            }
+        }
+        return longest
+    }
+
     /// The same for grammars the decoder searches the same way: a new
     /// assistant over the same apps and vocabulary reuses the decoder's
     /// search instead of rebuilding it.

@@ -79,6 +79,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With several apps installed, reject a request that names no app heard with less confidence than this (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
     var minUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
 
+    @Option(help: ArgumentHelp("Reject a request whose app's name is heard with a pause longer than this inside it, in seconds ('monkey … ride'), or 'off'.", valueName: "seconds"))
+    var maxPauseInAppName: String = String(DecoderOptions.defaultMaximumPauseInAppName)
+
     @Option(help: ArgumentHelp("While listening, free text at the end of a sentence reads as finished (ended after --free-text-end-silence) when the dictation's language model gives the sentence's end after its last two words at least this probability (0...1; 1 never).", valueName: "probability"))
     var freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability
 
@@ -134,6 +137,11 @@ extension AssistantOptions {
         guard (0...1).contains(minUnnamedConfidence) else {
             throw ValidationError("--min-unnamed-confidence takes a number from 0 to 1 (e.g. 0.45), got \(minUnnamedConfidence)")
         }
+        if maxPauseInAppName != "off" {
+            guard let seconds = Double(maxPauseInAppName), seconds >= 0, seconds.isFinite else {
+                throw ValidationError("--max-pause-in-app-name takes seconds (e.g. 0.1) or 'off', got '\(maxPauseInAppName)'")
+            }
+        }
         guard (0...1).contains(freeTextEndProbability) else {
             throw ValidationError("--free-text-end-probability takes a number from 0 to 1 (e.g. 0.06), got \(freeTextEndProbability)")
         }
@@ -150,6 +158,7 @@ extension AssistantOptions {
                        minimumConfidence: minConfidence,
                        minimumFreeTextConfidence: minFreeTextConfidence,
                        minimumUnnamedConfidence: minUnnamedConfidence,
+                       maximumPauseInAppName: maxPauseInAppName == "off" ? nil : Double(maxPauseInAppName),
                        freeTextEndProbability: freeTextEndProbability)
     }
 

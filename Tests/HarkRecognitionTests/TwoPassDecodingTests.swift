@@ -34,6 +34,28 @@ private let decoder = Result { try PocketSphinxDecoder(model: AcousticModel()) }
 
 @Suite("Grammar pass, n-gram pass for free text, rejection")
 struct TwoPassDecodingTests {
+    @Test("the longest pause inside an app's name counts only the name's grammar words, said in order")
+    func pauseInAppName() throws {
+        let file = try GrammarParser.parse(messaging, path: "messaging.hark")
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
+        let g = DecoderGrammar(graph: graph, dictation: DictationVocabulary(),
+                               appNames: [["monkey", "chat"], ["chat"]], appCount: 1)
+        func words(_ spec: [(String, Double, Double, Bool)]) -> [RecognizedWord] {
+            spec.map { RecognizedWord(word: $0.0, start: $0.1, end: $0.2, confidence: 0.5, isFreeText: $0.3) }
+        }
+        #expect(g.longestPauseInAppName(words([("send", 0, 0.3, false), ("monkey", 0.3, 0.6, false), ("chat", 0.6, 0.9, false)])) == 0)
+        let apart = try #require(g.longestPauseInAppName(words([("on", 0, 0.2, false), ("monkey", 0.2, 0.5, false), ("chat", 0.8, 1.1, false)])))
+        #expect(abs(apart - 0.3) < 1e-9)
+        // Of two namings, the longer pause; a one-word name has none.
+        let two = try #require(g.longestPauseInAppName(words([("monkey", 0, 0.3, false), ("chat", 0.35, 0.6, false),
+                                                                 ("monkey", 1, 1.3, false), ("chat", 1.5, 1.8, false)])))
+        #expect(abs(two - 0.2) < 1e-9)
+        #expect(g.longestPauseInAppName(words([("chat", 0, 0.3, false)])) == nil)
+        // Words of free text ("saying monkey chat") or out of order are no naming.
+        #expect(g.longestPauseInAppName(words([("monkey", 0, 0.3, true), ("chat", 0.9, 1.2, true)])) == nil)
+        #expect(g.longestPauseInAppName(words([("chat", 0, 0.3, false), ("monkey", 0.9, 1.2, false)])) == nil)
+    }
+
     @Test("free text is read by the n-gram model between the grammar's words")
     func freeText() throws {
         let d = try decoder.get()

@@ -141,6 +141,47 @@ struct CLITests {
         #expect(try runHark(["replay", clip, "--min-unnamed-confidence", "1.5"]).err.contains("--min-unnamed-confidence takes a number from 0 to 1"))
     }
 
+    @Test("an app's name heard with a pause inside it is not the person naming the app: rejected")
+    func pauseInsideAppName() throws {
+        func turn(_ path: String, _ options: [String] = []) throws -> [String: Any] {
+            let result = try runHark(["replay", path, "--json"] + options)
+            #expect(result.status == 0, "\(result.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        }
+        func pause(in turn: [String: Any], between first: String, and second: String) throws -> Double {
+            let words = try #require(turn["words"] as? [[String: Any]])
+            let a = try #require(words.firstIndex { $0["word"] as? String == first })
+            try #require(a + 1 < words.count && words[a + 1]["word"] as? String == second, "\(words)")
+            return try #require(words[a + 1]["start"] as? Double) - (try #require(words[a]["end"] as? Double))
+        }
+        // "What will the weather be like in Paris tomorrow" (flite slt),
+        // forced onto the sample apps' grammars: "when will the ride get
+        // here via monkey … ride", "monkey" and "ride" 0.38 s apart.
+        let weather = Repo.fixtures.appendingPathComponent("flite-slt/oog-weather.wav").path
+        #expect(try turn(weather)["code"] as? String == "notUnderstood")
+        let pieced = try turn(weather, ["--max-pause-in-app-name", "off"])
+        #expect(pieced["code"] as? String != "notUnderstood", "\(pieced)")
+        #expect(try pause(in: pieced, between: "monkey", and: "ride") > DecoderOptions.defaultMaximumPauseInAppName)
+
+        // A request read right, and the same request with 0.4 s of silence
+        // put inside "monkey pay": now rejected, and heard as before when
+        // the check is off.
+        let path = Repo.fixtures.appendingPathComponent("flite-slt/balance.wav").path
+        let whole = try turn(path)
+        #expect(whole["intent"] as? String == "INSearchForAccountsIntent", "\(whole)")
+        #expect(try pause(in: whole, between: "monkey", and: "pay") <= DecoderOptions.defaultMaximumPauseInAppName)
+        var audio = try WAVReader.read(contentsOf: path).audio
+        let cut = Int(1.8 * Double(audio.sampleRate))
+        audio.samples.insert(contentsOf: [Float](repeating: 0, count: audio.sampleRate * 2 / 5), at: cut)
+        let spliced = try temporaryDirectory("pause-in-name").appendingPathComponent("balance-pause.wav")
+        try Data(WAVWriter.encode(audio)).write(to: spliced)
+        #expect(try turn(spliced.path)["code"] as? String == "notUnderstood")
+        let kept = try turn(spliced.path, ["--max-pause-in-app-name", "off"])
+        #expect(kept["intent"] as? String == "INSearchForAccountsIntent", "\(kept)")
+        #expect(try pause(in: kept, between: "monkey", and: "pay") > 0.3)
+        #expect(try runHark(["replay", path, "--max-pause-in-app-name", "soon"]).err.contains("--max-pause-in-app-name takes seconds"))
+    }
+
     @Test("replay - reads one turn of raw PCM from standard input, and reports word times")
     func replayStdin() throws {
         let dir = try temporaryDirectory()
