@@ -328,7 +328,18 @@ public actor Assistant {
     /// taken as a message to MonkeyChat whose words are "on telegram".
     /// A message that says more ("on my way", "on time for dinner") is a
     /// message.
+    ///
+    /// The same after words that only say what kind of message it is — "a
+    /// voice note on Telegram", "a photo over WhatsApp" —: "Send Bobo a
+    /// voice note on Telegram" asks Telegram, not MonkeyChat, to send it.
     static func opensWithAnotherApp(_ words: [String]) -> Bool {
+        let article = words.first == "a" ? 1 : 0
+        if let kind = messageKinds.first(where: { words.dropFirst(article).starts(with: $0) }) {
+            // Only where it goes, after the kind of message: "a voice note saying …" stays a message.
+            let channel = article + kind.count
+            guard words.count - channel >= 2, bareChannels.contains(words[channel]) else { return false }
+            return isAppName(words[(channel + 1)...])
+        }
         guard words.count >= 2, channels.contains(words[0]) else { return false }
         // Only where it goes. "with" and "in" take a word too readily as a
         // message ("with love", "in five"): with them, only "… app" is one.
@@ -361,8 +372,14 @@ public actor Assistant {
 
     /// Words that say where a message goes: "on Signal", "via WhatsApp".
     private static let channels: Set<String> = ["on", "in", "via", "using", "through", "with", "over"]
-    /// Those after which a name alone is where it goes ("on Telegram").
-    private static let bareChannels: Set<String> = ["on", "via", "using", "through"]
+    /// Those after which a name alone is where it goes ("on Telegram", "over Viber").
+    private static let bareChannels: Set<String> = ["on", "via", "using", "through", "over"]
+
+    /// Words that say what kind of message is sent, not what it says ("a voice note on Telegram").
+    private static let messageKinds: [[String]] = [
+        ["voice", "note"], ["voice", "message"], ["voice", "memo"], ["voice", "mail"], ["message"], ["text"], ["note"],
+        ["photo"], ["picture"], ["video"], ["gif"], ["sticker"], ["emoji"],
+    ]
 
     /// Whether `words` can be an app's name: one or two words ("telegram",
     /// "i message", "the Slack app"), none of them a word that makes the
@@ -382,6 +399,7 @@ public actor Assistant {
         "time", "it", "them", "him", "her", "me", "us", "you", "there", "here", "now", "way", "foot",
         "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
         "weekend", "break", "schedule", "track", "board", "hold", "duty", "call", "purpose", "fire",
+        "lunch", "dinner", "breakfast", "coffee", "drinks", "christmas", "easter", "summer", "winter",
     ]
 
     static func compile(_ catalog: Catalog) throws -> IntentGraph {

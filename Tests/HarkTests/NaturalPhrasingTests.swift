@@ -352,7 +352,10 @@ struct NaturalPhrasingTests {
                      "Text Bobo with WhatsApp saying I'm here",
                      // Before: a MonkeyChat message saying "on telegram".
                      "Text Bobo on Telegram", "message Bobo via WhatsApp", "Text Bobo using the Slack app",
-                     "tell Bobo with the Signal app", "Text Bobo on iMessage that I'm home"] {
+                     "tell Bobo with the Signal app", "Text Bobo on iMessage that I'm home",
+                     // Before: MonkeyChat messages saying "over viber" and "voice note on telegram" (models/dev/requests-5.jsonl).
+                     "Send a text to Bobo over Viber", "Send Bobo a voice note on Telegram", "Send Bobo a photo via WhatsApp",
+                     "send Bobo a message over Signal"] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
         }
         // A message that happens to start with "on ..." is still the message...
@@ -361,7 +364,8 @@ struct NaturalPhrasingTests {
         for (text, content) in [("Text Bobo on my way", "on my way"), ("text Bobo on time", "on time"), ("tell Bobo with love", "with love"),
                                 ("Text Bobo on Monday", "on Monday"), ("tell Bobo in the morning that I'll call", "in the morning that I'll call"),
                                 ("Text Bobo via the back door", "via the back door"), ("Text Bobo on the train", "on the train"),
-                                ("Text Bobo on it", "on it")] {
+                                ("Text Bobo on it", "on it"), ("Text Bobo over lunch", "over lunch"),
+                                ("tell Bobo message me on my way", "message me on my way"), ("tell Bobo text me on Monday", "text me on Monday")] {
             #expect(await assistant.reading(of: text)
                 == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": content]),
                 "\"\(text)\"")
