@@ -630,19 +630,16 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             if recognition.words.contains(where: \.isFreeText) { floor = max(floor, options.minimumFreeTextConfidence) }
             if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
         }
-        if grammar.rejectsOutOfGrammar, let scored, scored < floor {
-            // Forced onto the grammar, but far worse than any phones: out of
-            // grammar; or free text for no app named, its carrier not heard
-            // clearly enough. (A reading of free text alone, an answer to
-            // "What's your message?", has no grammar word to judge.)
-            recognition.rejected = true
-            recognition.text = ""
-            recognition.words = []
-        }
-        if grammar.rejectsOutOfGrammar, let limit = options.maximumPauseInAppName,
-           let pause = grammar.longestPauseInAppName(recognition.words), pause > limit {
-            // An app's name pieced together out of sounds apart: not the
-            // person naming the app.
+        // Forced onto the grammar, but far worse than any phones: out of
+        // grammar; or free text for no app named, its carrier not heard
+        // clearly enough. (A reading of free text alone, an answer to
+        // "What's your message?", has no grammar word to judge.)
+        let unsure = scored.map { $0 < floor } ?? false
+        // An app's name pieced together out of sounds apart: not the person naming the app.
+        let pieced = options.maximumPauseInAppName.flatMap { limit in
+            grammar.longestPauseInAppName(recognition.words).map { $0 > limit }
+        } ?? false
+        if grammar.rejectsOutOfGrammar, unsure || pieced {
             recognition.rejected = true
             recognition.text = ""
             recognition.words = []
