@@ -144,8 +144,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         /// The n-gram decoder for free text, made when a grammar first has
         /// a free-text slot.
         var dictation: OpaquePointer?
-        /// Word classes added to the dictation decoder's n-gram model (at most 128).
+        /// Word classes added to the dictation decoder's n-gram model.
         var dictationClasses = 0
+        /// How many word classes the dictation decoder takes before it is
+        /// made again (sphinxbase's limit is 128; one is kept spare).
+        var dictationClassLimit = 127
         /// The allphone decoder of the confidence (see ``phoneDecoder(_:)``).
         var phonesDecoder: OpaquePointer?
         /// A ``RecognitionStream`` holds the decoder (see ``startStream(grammar:)``).
@@ -237,8 +240,25 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
     }
 
-    /// Serialises ps_init, whose logging set-up is global (see ``makeDecoder(_:modelPath:)``).
+    /// Serialises making decoders and guards ``logOpened``.
     private static let initLock = NSLock()
+    /// Whether sphinxbase's log has been set (see ``openLog(_:)``).
+    nonisolated(unsafe) private static var logOpened = false
+
+    /// Sets where pocketsphinx logs, once for the process: to `path` (the
+    /// first decoder's `-logfn`, `HARK_POCKETSPHINX_LOG`), or nowhere.
+    ///
+    /// sphinxbase logs to one FILE for the whole process, and a decoder
+    /// given `-logfn` opens it anew and closes the old one, which other
+    /// decoders' threads may be writing to that moment (a side pass ending
+    /// its utterance): a write to a closed FILE, which is freed memory. So
+    /// no decoder is given `-logfn`. Call with ``initLock`` held.
+    private static func openLog(_ path: String?) {
+        guard !logOpened else { return }
+        logOpened = true
+        if let path, path != "/dev/null", err_set_logfile(path) >= 0 { return }
+        err_set_logfp(nil)
+    }
 
     /// Calls `body` with `strings` as a C array of C strings (and its
     /// count), valid only during the call.
@@ -255,7 +275,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         return ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
     }
 
-    private static func makeDecoder(_ args: [String: String], modelPath: String) throws -> OpaquePointer {
+    private static func makeDecoder(_ given: [String: String], modelPath: String) throws -> OpaquePointer {
+        var args = given
+        initLock.lock()
+        defer { initLock.unlock() }
+        openLog(args.removeValue(forKey: "-logfn"))
         let argv = args.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         let config: OpaquePointer? = withCStrings(argv) { strings, count in
             cmd_ln_parse_r(nil, ps_args(), count, strings, 0)
@@ -264,12 +288,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             throw RecognitionError("pocketsphinx rejected the decoder options \(args.keys.sorted()) (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
         }
         defer { cmd_ln_free_r(config) }
-        // ps_init reopens the process-wide log file (-logfn): two decoders
-        // made at once (bench workers, a dictation decoder beside another
-        // assistant's) closed the same FILE twice and deadlocked in stdio.
-        initLock.lock()
         let made = ps_init(config)
-        initLock.unlock()
         guard let decoder = made else {
             throw RecognitionError.missingModel(modelPath, "pocketsphinx could not load it (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
         }
@@ -865,8 +884,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                 (i == 0 ? word : "\(word)(\(i + 1))", phones.joined(separator: " "))
             }
         }
-        if !variants.isEmpty, state.dictationClasses >= Self.maxDictationClasses {
+        if !variants.isEmpty, state.dictationClasses >= state.dictationClassLimit {
             // sphinxbase holds at most 128 classes: start over with one.
+            // Nothing may keep the freed decoder (resetting the means wrote
+            // into the freed one: heap corruption).
+            state.initialMeans.removeAll { $0.decoder == dictation }
             ps_free(dictation)
             state.dictation = nil
             state.dictationClasses = 0
@@ -892,9 +914,6 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
 
     /// The n-gram model's word whose contexts words it lacks are given.
     static let addedWordClassTag = "john"
-    /// sphinxbase's limit is 128; one is kept spare.
-    static let maxDictationClasses = 127
-
     /// The n-gram model the decoder's default search reads (the first of its set).
     static func languageModel(of decoder: OpaquePointer) -> OpaquePointer? {
         guard let set = ps_get_lm(decoder, "_default"), let iterator = ngram_model_set_iter(set) else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import CPocketSphinx
 import HarkAudio
 import HarkGrammar
 @testable import HarkRecognition
@@ -244,6 +245,46 @@ struct TwoPassDecodingTests {
         let allowed = Set(dictation.readingWords).union(dictation.words).union(g.graph.vocabulary)
         #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
         #expect(r.words.count > 10 && r.words.allSatisfy { allowed.contains($0.word) }, "\(r.text)")
+    }
+
+    @Test("the n-gram decoder made again at sphinxbase's word-class limit leaves nothing pointing at the freed one, and still reads free text")
+    func dictationMadeAgain() async throws {
+        let d = try PocketSphinxDecoder(model: AcousticModel())
+        d.state.withLock { $0!.dictationClassLimit = 2 }
+        var dictation = DictationVocabulary()
+        dictation.readingWords = ["see", "you", "at", "the", "three", "tree"]
+        // Each grammar brings a contact the n-gram model lacks: one word class each.
+        func grammar(with contact: String) throws -> DecoderGrammar {
+            let file = try GrammarParser.parse(messaging.replacingOccurrences(of: "    little bobo\n", with: "    little bobo\n    \(contact)\n"),
+                                               path: "messaging.hark")
+            return DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)]), dictation: dictation)
+        }
+        try d.prepare(grammar(with: "zorbax"))
+        let first = try #require(d.state.withLock { $0!.dictation })
+        try d.prepare(grammar(with: "quilmip"))
+        #expect(d.state.withLock { $0!.dictation } == first)
+        try d.prepare(grammar(with: "drevkol"))
+        let second = try #require(d.state.withLock { $0!.dictation })
+        #expect(second != first, "the third class made the n-gram decoder again")
+        // Resetting the running means wrote into the freed decoder's.
+        let (kept, live) = d.state.withLock { state in
+            (state!.initialMeans.map(\.decoder), Set([state!.decoder, state!.dictation, state!.phonesDecoder].compactMap { $0 }))
+        }
+        #expect(kept.allSatisfy(live.contains) && !kept.contains(first), "\(kept) \(live)")
+        await d.resetAdaptation()
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try await d.recognize(audio, grammar: grammar(with: "drevkol"))
+        #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+        #expect(r.words.count > 10, "\(r.text)")
+    }
+
+    @Test("pocketsphinx's process-wide log is set once: a decoder made while others decode does not close the FILE they write to")
+    func logSetOnce() throws {
+        _ = try decoder.get()
+        let log = err_get_logfp()
+        let other = try PocketSphinxDecoder(model: AcousticModel())
+        try other.prepare(grammar())
+        #expect(err_get_logfp() == log)
     }
 }
 
