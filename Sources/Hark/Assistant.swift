@@ -214,18 +214,41 @@ public actor Assistant {
         // than anyone's request.
         let named = namedApps(in: TextParser.tokenize(text))
         guard !named.isEmpty else { return [] }
-        // A clause beside the request that is no part of it: "So I'm late,
-        // get me a ride to work on MonkeyRide", "bring up my MonkeyPay code,
-        // I'm at the counter", "MonkeyFit, that's enough for today, end the run".
-        let clauses = text.split(separator: ",", omittingEmptySubsequences: true)
-        if text.contains(","), clauses.count < 2 { return [] }  // only a stray comma: read as typed
-        for cut in clauses.indices.dropFirst() {
-            for part in [clauses[cut...].joined(separator: ","), clauses[..<cut].joined(separator: ",")] {
-                let parses = wholeRequestParses(of: part).filter { named.contains($0.app) }
+        // A clause or sentence beside the request that is no part of it: "So
+        // I'm late, get me a ride to work on MonkeyRide", "bring up my
+        // MonkeyPay code, I'm at the counter", "MonkeyFit, that's enough for
+        // today, end the run", "Can you mark run five k as done in
+        // MonkeyTodo? I did it this morning".
+        let cuts = Self.clauseBreaks(in: text)
+        if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
+        for cut in cuts {
+            for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
+                let parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
                 if !parses.isEmpty { return parses }
             }
         }
         return request(inside: text, naming: named)
+    }
+
+    /// Where typed text breaks into clauses or sentences, in order: each
+    /// comma, semicolon, question or exclamation mark, and a full stop
+    /// before a capital ("Hi. Send ..."; "Bobo Jr. sent me" is one clause),
+    /// with the spaces after it; only breaks with words on both sides.
+    static func clauseBreaks(in text: String) -> [Range<String.Index>] {
+        var breaks: [Range<String.Index>] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let mark = text[index]
+            var end = text.index(after: index)
+            while end < text.endIndex, text[end].isWhitespace { end = text.index(after: end) }
+            let breaksHere = ",;?!".contains(mark)
+                || (mark == "." && end > text.index(after: index) && end < text.endIndex && text[end].isUppercase)
+            if breaksHere, text[..<index].contains(where: \.isLetter), text[end...].contains(where: \.isLetter) {
+                breaks.append(index..<end)
+            }
+            index = breaksHere ? end : text.index(after: index)
+        }
+        return breaks
     }
 
     /// The longest run of `text`'s words that reads as a request to one of
