@@ -125,7 +125,8 @@ struct NaturalPhrasingTests {
         // 30.2% as written (2026-11-26); 43.7% with the polite openings and
         // the request found inside other words. Far from the other batches:
         // README, "Natural requests, typed".
-        #expect(report.coverage >= 0.4, "coverage \(report.coverage)\n\(report.markdown)")
+        // 70.1% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
+        #expect(report.coverage >= 0.69, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
@@ -279,6 +280,31 @@ struct NaturalPhrasingTests {
         // A possessive inside free text stays as typed.
         #expect(await assistant.reading(of: "remind me to call Bobo's mom in TasksNotes")
             == .understood(app: "TasksNotes", intent: "INAddTasksIntent", slots: ["taskTitles": "call Bobo's mom"]))
+    }
+
+    @Test("everyday verbs and questions: stick on a list, pay me back, is there enough money, what have I got on, note to self, start me on")
+    func everydayVerbs() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Written beside the third batch's misses of the same kind (none of these is in a batch); each was "not understood" before.
+        let cases: [(String, String, String, [String: String])] = [
+            ("Stick milk on the grocery list in ListOMat", "ListOMat", "INAddTasksIntent", ["targetTaskList": "Grocery", "taskTitles": "milk"]),
+            ("Stick eggs onto my shopping list in TasksNotes", "TasksNotes", "INAddTasksIntent", ["targetTaskList": "Shopping", "taskTitles": "eggs"]),
+            ("Ask Bobo to pay me back five dollars on MonkeyPay", "MonkeyPay", "INRequestPaymentIntent", ["payer": "Bobo", "currencyAmount": "five dollars"]),
+            ("Is there enough money in my MonkeyPay checking account", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Checking"]),
+            ("What have I got on my shopping list in TasksNotes", "TasksNotes", "INSearchForNotebookItemsIntent", ["title": "Shopping", "itemType": "taskList"]),
+            ("what do I need to buy from the grocery list in ListOMat", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
+            ("Check my grocery list on ListOMat", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
+            ("Note to self buy stamps in TasksNotes", "TasksNotes", "INCreateNoteIntent", ["content": "buy stamps"]),
+            ("Could MonkeyFit start me on a ten k run", "MonkeyFit", "INStartWorkoutIntent", ["goal": "ten k", "workoutName": "Run"]),
+        ]
+        for (text, app, intent, slots) in cases {
+            let reading = await assistant.reading(of: text)
+            #expect(reading == .understood(app: app, intent: intent, slots: slots), "\"\(text)\": \(reading)")
+        }
+        // Still nobody's request: no list, no app.
+        for text in ["Throw the ball in the garden", "Stick it on the fridge", "Is there enough money for a holiday"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
+        }
     }
 
     @Test("a place on no list, after 'to', 'from' or 'at', is taken as the person says it, since the app takes any place; a listed place is still the list's")
