@@ -125,8 +125,8 @@ struct NaturalPhrasingTests {
         // 30.2% as written (2026-11-26); 43.7% with the polite openings and
         // the request found inside other words. Far from the other batches:
         // README, "Natural requests, typed".
-        // 70.1% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
-        #expect(report.coverage >= 0.69, "coverage \(report.coverage)\n\(report.markdown)")
+        // 74.7% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
+        #expect(report.coverage >= 0.73, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
@@ -282,7 +282,7 @@ struct NaturalPhrasingTests {
             == .understood(app: "TasksNotes", intent: "INAddTasksIntent", slots: ["taskTitles": "call Bobo's mom"]))
     }
 
-    @Test("everyday verbs and questions: stick on a list, pay me back, is there enough money, what have I got on, note to self, start me on")
+    @Test("everyday verbs and questions: stick on a list, pay me back, is there enough money, what have I got on, note to self, start me on, cancel it, lemme see")
     func everydayVerbs() async throws {
         let assistant = try makeAssistant(recognizer: false)
         // Written beside the third batch's misses of the same kind (none of these is in a batch); each was "not understood" before.
@@ -296,13 +296,18 @@ struct NaturalPhrasingTests {
             ("Check my grocery list on ListOMat", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
             ("Note to self buy stamps in TasksNotes", "TasksNotes", "INCreateNoteIntent", ["content": "buy stamps"]),
             ("Could MonkeyFit start me on a ten k run", "MonkeyFit", "INStartWorkoutIntent", ["goal": "ten k", "workoutName": "Run"]),
+            ("MonkeyPay lemme see my code", "MonkeyPay", "INGetVisualCodeIntent", [:]),
+            ("Cancel it on MonkeyFit", "MonkeyFit", "INCancelWorkoutIntent", [:]),
+            ("I'd like a new list in ListOMat called camping", "ListOMat", "INCreateTaskListIntent", ["title": "camping"]),
+            ("What are my options for getting to the zoo on MonkeyRide", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the zoo"]),
         ]
         for (text, app, intent, slots) in cases {
             let reading = await assistant.reading(of: text)
             #expect(reading == .understood(app: app, intent: intent, slots: slots), "\"\(text)\": \(reading)")
         }
         // Still nobody's request: no list, no app.
-        for text in ["Throw the ball in the garden", "Stick it on the fridge", "Is there enough money for a holiday"] {
+        for text in ["Throw the ball in the garden", "Stick it on the fridge", "Is there enough money for a holiday", "Cancel it",
+                     "What are my options", "I'd like a new phone"] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
         }
     }
