@@ -125,8 +125,8 @@ struct NaturalPhrasingTests {
         // 30.2% as written (2026-11-26); 43.7% with the polite openings and
         // the request found inside other words. Far from the other batches:
         // README, "Natural requests, typed".
-        // 74.7% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
-        #expect(report.coverage >= 0.73, "coverage \(report.coverage)\n\(report.markdown)")
+        // 77.0% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
+        #expect(report.coverage >= 0.76, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
@@ -300,6 +300,10 @@ struct NaturalPhrasingTests {
             ("Cancel it on MonkeyFit", "MonkeyFit", "INCancelWorkoutIntent", [:]),
             ("I'd like a new list in ListOMat called camping", "ListOMat", "INCreateTaskListIntent", ["title": "camping"]),
             ("What are my options for getting to the zoo on MonkeyRide", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the zoo"]),
+            ("Is there any way MonkeyRide could take me downtown", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "downtown"]),
+            ("Arrange a MonkeyRide to the zoo", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "the zoo"]),
+            // "for me" and "please" after a place are not the place.
+            ("Book a ride to Union Station for me please with MonkeyRide", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "Union Station"]),
         ]
         for (text, app, intent, slots) in cases {
             let reading = await assistant.reading(of: text)
