@@ -93,6 +93,8 @@ public enum GrammarCompiler {
         /// in the same free-text slot share one dictation loop (a `{slot or
         /// text}` its list with it), which keeps the recognizer's search small.
         var freeTextLoops: [FreeTextKey: Int] = [:]
+        /// Inside a `(typed: ...)`: words become typed-only arcs.
+        var typedOnly = false
 
         struct FreeTextKey: Hashable {
             var slot: String
@@ -110,7 +112,12 @@ public enum GrammarCompiler {
             }
             switch expression {
             case .word(let w):
-                graph.addArc(from: from, to: to, .word(w))
+                graph.addArc(from: from, to: to, typedOnly ? .typedOnlyWord(w) : .word(w))
+            case .typedOnly(let inner, _):
+                let outer = typedOnly
+                typedOnly = true
+                defer { typedOnly = outer }
+                try emit(inner, from: from, to: to, into: &graph)
             case .sequence(let items):
                 guard !items.isEmpty else {
                     graph.addArc(from: from, to: to, .epsilon)
@@ -182,6 +189,11 @@ public enum GrammarCompiler {
                 ruleStack.removeLast()
                 ruleUses.removeLast()
             case .slot(let name, let location, let orText):
+                // A slot's words and free text are shared with its other
+                // uses: inside (typed: ...) the recognizer would hear them.
+                guard !typedOnly else {
+                    throw GrammarError(.syntax("slot {\(name)} inside (typed: ...); it takes words and rules of words only"), at: location)
+                }
                 guard !slotStack.contains(name) else {
                     throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)
                 }

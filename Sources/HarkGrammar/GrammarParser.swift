@@ -281,9 +281,13 @@ struct ExpressionParser {
                 }
                 let opening = position
                 position += 1
+                // `(typed: ...)`, `[typed: ...]`: typed text only.
+                let typed = String(chars[position...].prefix(6)) == "typed:"
+                if typed { position += 6 }
                 depth += 1
-                let group = try parseAlternatives(closing: c == "(" ? ")" : "]", opening: opening)
+                var group = try parseAlternatives(closing: c == "(" ? ")" : "]", opening: opening)
                 depth -= 1
+                if typed { group = .typedOnly(group, SourceLocation(file: path, line: line + 1, column: column + opening + 1)) }
                 items.append(c == "(" ? group : .optional(group))
             case "<", "{":
                 let close: Character = c == "<" ? ">" : "}"
@@ -338,6 +342,7 @@ extension GrammarExpression {
         case .rule(let name, _), .slot(let name, _, _): return name
         case .value(_, let canonical): return canonical
         case .anyOrder(let parts, _): return parts.map(\.spokenText).filter { !$0.isEmpty }.joined(separator: " ")
+        case .typedOnly(let inner, _): return inner.spokenText
         }
     }
 }

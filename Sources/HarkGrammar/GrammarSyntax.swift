@@ -27,6 +27,11 @@ public indirect enum GrammarExpression: Sendable, Equatable {
     /// left out. Compiled by sharing states per set of parts already said,
     /// so nobody writes the permutations out.
     case anyOrder([GrammarExpression], SourceLocation)
+    /// `(typed: a | b)`: read in typed text only; a recognizer does not
+    /// hear it. For words a person types that, heard, sound like others
+    /// ("throw" beside "show"): typed text can be read more widely than
+    /// speech at no cost in the recognizer's search or its false accepts.
+    case typedOnly(GrammarExpression, SourceLocation)
 }
 
 /// What a use of a slot takes besides its list's values.
@@ -110,7 +115,7 @@ extension GrammarFile {
             switch expression {
             case .word: break
             case .sequence(let items), .alternatives(let items), .anyOrder(let items, _): items.forEach(walk)
-            case .optional(let inner): walk(inner)
+            case .optional(let inner), .typedOnly(let inner, _): walk(inner)
             case .value(let spoken, _): walk(spoken)
             case .slot(let name, _, let orText): visit(name, orText)
             case .rule(let name, _):
@@ -156,6 +161,9 @@ extension GrammarFile {
                     if result.count > longest { return nil }
                 }
                 return result
+            case .typedOnly:
+                // Not heard: no example of what to say.
+                return nil
             case .alternatives(let items):
                 return items.lazy.compactMap(words).first
             case .optional: return []

@@ -17,6 +17,9 @@ public enum ArcLabel: Hashable, Sendable {
     /// Consumes any one typed word: free text a `{slot or typed text}`
     /// takes in typed requests only; a recognizer leaves these arcs out.
     case typedWord
+    /// Consumes this word in typed text only (`(typed: ...)`); a
+    /// recognizer leaves these arcs out.
+    case typedOnlyWord(String)
     /// Marks the start of an app's intent.
     case beginIntent(app: String, intent: String)
     /// Marks the start of a slot's words.
@@ -29,13 +32,18 @@ public enum ArcLabel: Hashable, Sendable {
     /// Whether following the arc consumes a word.
     public var consumesWord: Bool {
         switch self {
-        case .word, .anyWord, .typedName, .typedWord: return true
+        case .word, .anyWord, .typedName, .typedWord, .typedOnlyWord: return true
         default: return false
         }
     }
 
     /// Whether the arc reads typed text only: no recognizer hears it.
-    public var isTypedOnly: Bool { self == .typedName || self == .typedWord }
+    public var isTypedOnly: Bool {
+        switch self {
+        case .typedName, .typedWord, .typedOnlyWord: return true
+        default: return false
+        }
+    }
 }
 
 /// One arc of the intent graph.

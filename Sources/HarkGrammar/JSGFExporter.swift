@@ -68,6 +68,10 @@ public enum JSGFExporter {
     /// A JSGF token: bare when it only has characters JSGF lexers take as
     /// part of a token (every grammar word does), else quoted. sphinxbase
     /// 0.8 keeps the quotes as part of the word, so quoting is a last resort.
+    /// What a `(typed: ...)` part is in JSGF: JSGF's rule that can never
+    /// be spoken (a recognizer does not hear typed-only words).
+    static let unheard = "<VOID>"
+
     static func token(_ word: String) -> String {
         if word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "'" || $0 == "-" || $0 == "_" || $0 == "." }) { return word }
         var quoted = "\""
@@ -150,26 +154,35 @@ public enum JSGFExporter {
                 for item in items {
                     if let t = try text(item, instance: instance, of: instances) { parts.append(t) }
                 }
+                if parts.contains(JSGFExporter.unheard) { return JSGFExporter.unheard }
                 return parts.isEmpty ? nil : parts.joined(separator: " ")
             case .alternatives(let items):
                 var parts: [String] = []
                 var canBeEmpty = false
+                var unheard = false
                 for item in items {
                     if let t = try text(item, instance: instance, of: instances) {
-                        if !parts.contains(t) { parts.append(t) }
+                        if t == JSGFExporter.unheard {
+                            unheard = true
+                        } else if !parts.contains(t) {
+                            parts.append(t)
+                        }
                     } else {
                         canBeEmpty = true
                     }
                 }
-                if parts.isEmpty { return nil }
+                if parts.isEmpty { return canBeEmpty || !unheard ? nil : JSGFExporter.unheard }
                 if canBeEmpty { return "[ \(parts.joined(separator: " | ")) ]" }
                 if parts.count == 1 { return parts[0] }
                 return top ? parts.joined(separator: " | ") : "( \(parts.joined(separator: " | ")) )"
             case .optional(let inner):
-                guard let t = try text(inner, instance: instance, of: instances) else { return nil }
+                guard let t = try text(inner, instance: instance, of: instances), t != JSGFExporter.unheard else { return nil }
                 return "[ \(t) ]"
             case .value(let spoken, _):
                 return try text(spoken, instance: instance, of: instances, top: top)
+            case .typedOnly:
+                // Typed text only: no recognizer hears it.
+                return JSGFExporter.unheard
             case .rule(let name, let location):
                 let key = "\(instance)\u{0}rule\u{0}\(name)"
                 if let known = memo[key] { return known.map { "<\($0)>" } }

@@ -75,6 +75,7 @@ public struct TextParser: Sendable {
         var anyWord: [Int: [Int]] = [:]
         var name: [Int: [Int]] = [:]
         var typedWord: [Int: [Int]] = [:]
+        var typedByWord: [String: [Int: [Int]]] = [:]
         for (state, arcs) in graph.arcs.enumerated() {
             for (index, arc) in arcs.enumerated() {
                 switch arc.label {
@@ -82,6 +83,7 @@ public struct TextParser: Sendable {
                 case .anyWord: anyWord[state, default: []].append(index)
                 case .typedName: name[state, default: []].append(index)
                 case .typedWord: typedWord[state, default: []].append(index)
+                case .typedOnlyWord(let word): typedByWord[word, default: [:]][state, default: []].append(index)
                 default: break
                 }
             }
@@ -93,6 +95,7 @@ public struct TextParser: Sendable {
         nameStates = Set(name.keys)
         typedWordArcs = typedWord
         typedWordStates = Set(typedWord.keys)
+        typedOnlyWordArcs = typedByWord
     }
 
     /// Word → state → the indices of that state's arcs reading the word.
@@ -109,6 +112,8 @@ public struct TextParser: Sendable {
     private let typedWordArcs: [Int: [Int]]
     /// The states with such arcs: every typed word moves them on.
     private let typedWordStates: Set<Int>
+    /// Word → state → the indices of that state's arcs reading the word in typed text only.
+    private let typedOnlyWordArcs: [String: [Int: [Int]]]
 
     /// The states a sentence may start in (the start state's closure: 2,535
     /// of the sample apps' 16,617 states), worked out once instead of for
@@ -215,7 +220,10 @@ public struct TextParser: Sendable {
             if let existing = next[state], existing.cost <= hyp.cost { return }
             next[state] = hyp
         }
-        let reading = wordArcs[token] ?? [:]
+        var reading = wordArcs[token] ?? [:]
+        if typed, let typedOnly = typedOnlyWordArcs[token] {
+            reading.merge(typedOnly) { ($0 + $1).sorted() }
+        }
         let filler = fillers.contains(token)
         // Only states with an arc that reads the token (or any word) move on,
         // unless the token is a filler, which every state may skip. They are

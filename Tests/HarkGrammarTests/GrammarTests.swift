@@ -172,6 +172,46 @@ struct TextParserTests {
         #expect(file.slotsTakingText(of: file.intents[0]).isEmpty)
     }
 
+    @Test("'(typed: ...)' words are read in typed text only: heard, the recognizer has no such word; JSGF says <VOID>; a slot inside is an error")
+    func typedOnlyWords() throws {
+        let source = """
+        list lists:
+            grocery
+        slot item: text
+        slot list: lists
+        intent AddItem:
+            (add | (typed: throw | pop)) {item} (to | on | in) the {list} list [typed: real quick]
+        """
+        let file = try GrammarParser.parse(source, path: "t.hark")
+        guard case .sequence(let items) = file.intents[0].sentences[0], case .alternatives(let verbs) = items[0],
+              case .typedOnly(let typed, _) = verbs[1] else {
+            Issue.record("(typed: ...) was not read as a typed-only part: \(file.intents[0].sentences[0])")
+            return
+        }
+        #expect(typed == .alternatives([.word("throw"), .word("pop")]))
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "ListOMat", grammar: file)])
+        #expect(!graph.vocabulary.contains("throw") && !graph.vocabulary.contains("quick") && graph.vocabulary.contains("add"))
+        #expect(graph.arcs.joined().contains { $0.label == .typedOnlyWord("throw") && $0.label.isTypedOnly })
+        let parser = TextParser(graph: graph)
+        let typedParse = try #require(parser.parse("Throw plantains in the grocery list real quick").first)
+        #expect(typedParse.slotValues["item"] == "plantains" && typedParse.slotValues["list"] == "grocery")
+        #expect(parser.parse("add plantains to the grocery list").first?.slotValues["item"] == "plantains")
+        // Heard words are not typed: the same sentence is not read.
+        #expect(parser.parse(tokens: ["throw", "plantains", "in", "the", "grocery", "list"]).isEmpty)
+        #expect(parser.parse(tokens: ["add", "plantains", "to", "the", "grocery", "list", "real", "quick"]).isEmpty)
+        #expect(parser.parse(tokens: ["add", "plantains", "to", "the", "grocery", "list"]).first?.slotValues["item"] == "plantains")
+        // JSGF: left out, and not made optional ("add" is still needed); a sentence of typed words alone is <VOID>.
+        let jsgf = try JSGFExporter.export([GrammarInstance(app: "ListOMat", grammar: file)], grammarName: "t")
+        #expect(jsgf.contains("= add <dictation> ( to | on | in ) the <lists> list;") && !jsgf.contains("throw") && !jsgf.contains("quick"), "\(jsgf)")
+        let typedSentence = try GrammarParser.parse("intent Hello:\n    hi there\n    (typed: yo dude)\n", path: "h.hark")
+        let helloJSGF = try JSGFExporter.export([GrammarInstance(app: "Hi", grammar: typedSentence)], grammarName: "h")
+        #expect(helloJSGF.contains("hi there") && helloJSGF.contains("<VOID>") && !helloJSGF.contains("dude"), "\(helloJSGF)")
+        // A slot's words are shared with its heard uses.
+        #expect(throws: GrammarError.self) {
+            try compile("slot item: text\nintent AddItem:\n    add (typed: {item}) now\n")
+        }
+    }
+
     @Test("a slot of people's names takes a typed name its list does not have: capitalised, up to three words, never the first word, 'I' or heard words")
     func typedNames() throws {
         let source = """
