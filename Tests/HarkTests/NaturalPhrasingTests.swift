@@ -125,8 +125,8 @@ struct NaturalPhrasingTests {
         // 30.2% as written (2026-11-26); 43.7% with the polite openings and
         // the request found inside other words. Far from the other batches:
         // README, "Natural requests, typed".
-        // 77.0% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
-        #expect(report.coverage >= 0.76, "coverage \(report.coverage)\n\(report.markdown)")
+        // 78.2% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
+        #expect(report.coverage >= 0.77, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
@@ -289,6 +289,9 @@ struct NaturalPhrasingTests {
         let cases: [(String, String, String, [String: String])] = [
             ("Stick milk on the grocery list in ListOMat", "ListOMat", "INAddTasksIntent", ["targetTaskList": "Grocery", "taskTitles": "milk"]),
             ("Stick eggs onto my shopping list in TasksNotes", "TasksNotes", "INAddTasksIntent", ["targetTaskList": "Shopping", "taskTitles": "eggs"]),
+            // Typed only (`(typed: throw | pop | chuck)`): heard, "throw" was "show".
+            ("Chuck bread on the grocery list in ListOMat", "ListOMat", "INAddTasksIntent", ["targetTaskList": "Grocery", "taskTitles": "bread"]),
+            ("Pop eggs onto my shopping list in TasksNotes", "TasksNotes", "INAddTasksIntent", ["targetTaskList": "Shopping", "taskTitles": "eggs"]),
             ("Ask Bobo to pay me back five dollars on MonkeyPay", "MonkeyPay", "INRequestPaymentIntent", ["payer": "Bobo", "currencyAmount": "five dollars"]),
             ("Is there enough money in my MonkeyPay checking account", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Checking"]),
             ("What have I got on my shopping list in TasksNotes", "TasksNotes", "INSearchForNotebookItemsIntent", ["title": "Shopping", "itemType": "taskList"]),
