@@ -65,13 +65,13 @@ public enum JSGFExporter {
         return cleaned.isEmpty ? "_" : cleaned
     }
 
-    /// A JSGF token: bare when it only has characters JSGF lexers take as
-    /// part of a token (every grammar word does), else quoted. sphinxbase
-    /// 0.8 keeps the quotes as part of the word, so quoting is a last resort.
     /// What a `(typed: ...)` part is in JSGF: JSGF's rule that can never
     /// be spoken (a recognizer does not hear typed-only words).
     static let unheard = "<VOID>"
 
+    /// A JSGF token: bare when it only has characters JSGF lexers take as
+    /// part of a token (every grammar word does), else quoted. sphinxbase
+    /// 0.8 keeps the quotes as part of the word, so quoting is a last resort.
     static func token(_ word: String) -> String {
         if word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "'" || $0 == "-" || $0 == "_" || $0 == "." }) { return word }
         var quoted = "\""

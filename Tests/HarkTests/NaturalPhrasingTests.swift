@@ -274,9 +274,7 @@ struct NaturalPhrasingTests {
             ("Did Bobo write back yet on MonkeyChat", "MonkeyChat", "INSearchForMessagesIntent", ["senders": "Bobo"]),
             ("Hey, what's my MonkeyPay balance", "MonkeyPay", "INSearchForAccountsIntent", [:]),
         ]
-        for (text, app, intent, slots) in cases {
-            #expect(await assistant.reading(of: text) == .understood(app: app, intent: intent, slots: slots), "\"\(text)\"")
-        }
+        await expectReadings(cases, by: assistant)
         // A possessive inside free text stays as typed.
         #expect(await assistant.reading(of: "remind me to call Bobo's mom in TasksNotes")
             == .understood(app: "TasksNotes", intent: "INAddTasksIntent", slots: ["taskTitles": "call Bobo's mom"]))
@@ -308,10 +306,7 @@ struct NaturalPhrasingTests {
             // "for me" and "please" after a place are not the place.
             ("Book a ride to Union Station for me please with MonkeyRide", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "Union Station"]),
         ]
-        for (text, app, intent, slots) in cases {
-            let reading = await assistant.reading(of: text)
-            #expect(reading == .understood(app: app, intent: intent, slots: slots), "\"\(text)\": \(reading)")
-        }
+        await expectReadings(cases, by: assistant)
         // Still nobody's request: no list, no app.
         for text in ["Throw the ball in the garden", "Stick it on the fridge", "Is there enough money for a holiday", "Cancel it",
                      "What are my options", "I'd like a new phone"] {
@@ -456,9 +451,7 @@ struct NaturalPhrasingTests {
             ("Hey, can you text Bobo on MonkeyChat and tell him I'm on my way", "MonkeyChat", "INSendMessageIntent",
              ["recipients": "Bobo", "content": "I'm on my way"]),
         ]
-        for (text, app, intent, slots) in cases {
-            #expect(await assistant.reading(of: text) == .understood(app: app, intent: intent, slots: slots), "\"\(text)\"")
-        }
+        await expectReadings(cases, by: assistant)
         #expect(await assistant.reading(of: "Pay Bobo 5 dollars on MonkeyPay with a note saying lunch")
             == .understood(app: "MonkeyPay", intent: "INSendPaymentIntent", slots: ["payee": "Bobo", "currencyAmount": "five dollars", "note": "lunch"]))
         // Without the app's name these say too little to be anyone's request.
@@ -528,5 +521,14 @@ struct NaturalPhrasingTests {
         let nobody = TypedRequest(text: "y", intent: nil)
         #expect(TypedBench.score(nobody, .whichApp(intent: "I", apps: ["A", "B"])).falseAction)
         #expect(!TypedBench.score(nobody, .notUnderstood).falseAction)
+    }
+}
+
+/// Each typed request of `cases` (text, app, intent, slots) is read by `assistant` as that app's intent with exactly those slots.
+func expectReadings(_ cases: [(String, String, String, [String: String])], by assistant: Assistant,
+                    sourceLocation: SourceLocation = #_sourceLocation) async {
+    for (text, app, intent, slots) in cases {
+        let reading = await assistant.reading(of: text)
+        #expect(reading == .understood(app: app, intent: intent, slots: slots), "\"\(text)\": \(reading)", sourceLocation: sourceLocation)
     }
 }
