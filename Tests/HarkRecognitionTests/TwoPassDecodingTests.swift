@@ -247,6 +247,22 @@ struct TwoPassDecodingTests {
         #expect(r.words.count > 10 && r.words.allSatisfy { allowed.contains($0.word) }, "\(r.text)")
     }
 
+    @Test("the n-gram pass knows the most frequent reading words up to its size (40,000 by default), not the rest")
+    func readingVocabularySize() throws {
+        #expect(DictationVocabulary().readingVocabularySize == 40_000)
+        let d = try PocketSphinxDecoder(model: AcousticModel())
+        let file = try GrammarParser.parse(messaging, path: "messaging.hark")
+        var dictation = DictationVocabulary(logProbabilities: ["tree": -3])
+        dictation.readingWords = ["see", "you", "at", "the", "more", "bananas", "please", "send"]
+        dictation.readingVocabularySize = 2
+        let g = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)]), dictation: dictation)
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try d.recognize(audio, grammar: g)
+        let allowed = Set(dictation.readingWords.prefix(2)).union(dictation.words).union(g.graph.vocabulary)
+        #expect(r.words.contains { $0.isFreeText } && r.words.allSatisfy { allowed.contains($0.word) }, "\(r.text)")
+        #expect(!r.words.contains { ["at", "more", "bananas"].contains($0.word) && $0.isFreeText }, "\(r.text)")
+    }
+
     @Test("the n-gram decoder made again at sphinxbase's word-class limit leaves nothing pointing at the freed one, and still reads free text")
     func dictationMadeAgain() async throws {
         let d = try PocketSphinxDecoder(model: AcousticModel())
