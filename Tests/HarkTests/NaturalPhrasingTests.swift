@@ -174,6 +174,19 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the eighth batch (held out until measured, after the seventh's changes): requests read right, nothing meant for nobody acted on")
+    func eighthBatch() async throws {
+        let report = try await typedReport(["requests-8.jsonl"], atLeast: 65)
+        // As written (2026-11-28): 42 of 47 read right (89.4%), 0 of 20
+        // sentences for nobody acted on ("We're out of luck", "Tell him I
+        // said hi", "I'll pay you back next week"). Its five misses then had
+        // general forms added ("show me what Little Bobo sent", "flag Bobo's
+        // last message", "who did I miss a call from", "I need eggs on the
+        // grocery list", "rate my last MonkeyRide").
+        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
     @Test("what was said first is what 'it' and 'them' point at: the thing that ran out, the task finished")
     func pointingBack() async throws {
         let assistant = try makeAssistant(recognizer: false)
