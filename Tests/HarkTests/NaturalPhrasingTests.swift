@@ -126,7 +126,10 @@ struct NaturalPhrasingTests {
         // the request found inside other words. Far from the other batches:
         // README, "Natural requests, typed".
         // 78.2% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
-        #expect(report.coverage >= 0.77, "coverage \(report.coverage)\n\(report.markdown)")
+        // 2026-11-28: 89.7% ("I wonder if Bobo the Great got back to me",
+        // "read out whatever Bobo Jr. sent me", "I won't need that MonkeyRide
+        // after all", "tell me whether my MonkeyRide car is nearly here", ...).
+        #expect(report.coverage >= 0.88, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
