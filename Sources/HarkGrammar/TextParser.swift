@@ -95,7 +95,12 @@ public struct TextParser: Sendable {
         nameStates = Set(name.keys)
         typedWordArcs = typedWord
         typedWordStates = Set(typedWord.keys)
-        typedOnlyWordArcs = typedByWord
+        // A typed token reads its heard arcs and its typed-only ones: merged
+        // here once, not at every typed token ("to" is typed-only in one
+        // sentence and heard in thousands of states).
+        typedReadingArcs = typedByWord.reduce(into: [:]) { merged, entry in
+            merged[entry.key] = (byWord[entry.key] ?? [:]).merging(entry.value) { ($0 + $1).sorted() }
+        }
     }
 
     /// Word → state → the indices of that state's arcs reading the word.
@@ -112,8 +117,9 @@ public struct TextParser: Sendable {
     private let typedWordArcs: [Int: [Int]]
     /// The states with such arcs: every typed word moves them on.
     private let typedWordStates: Set<Int>
-    /// Word → state → the indices of that state's arcs reading the word in typed text only.
-    private let typedOnlyWordArcs: [String: [Int: [Int]]]
+    /// For each word some `(typed: ...)` arc reads: state → the indices of
+    /// that state's arcs reading it in typed text (heard and typed-only arcs).
+    private let typedReadingArcs: [String: [Int: [Int]]]
 
     /// The states a sentence may start in (the start state's closure: 2,535
     /// of the sample apps' 16,617 states), worked out once instead of for
@@ -220,10 +226,7 @@ public struct TextParser: Sendable {
             if let existing = next[state], existing.cost <= hyp.cost { return }
             next[state] = hyp
         }
-        var reading = wordArcs[token] ?? [:]
-        if typed, let typedOnly = typedOnlyWordArcs[token] {
-            reading.merge(typedOnly) { ($0 + $1).sorted() }
-        }
+        let reading = (typed ? typedReadingArcs[token] : nil) ?? wordArcs[token] ?? [:]
         let filler = fillers.contains(token)
         // Only states with an arc that reads the token (or any word) move on,
         // unless the token is a filler, which every state may skip. They are
