@@ -4,6 +4,7 @@
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
 #include <sphinxbase/fsg_model.h>
+#include <sphinxbase/hash_table.h>
 #include <sphinxbase/jsgf.h>
 #include <sphinxbase/logmath.h>
 #include <sphinxbase/ngram_model.h>

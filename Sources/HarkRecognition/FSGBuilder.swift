@@ -126,7 +126,113 @@ enum FSGBuilder {
             hasEpsilons = true
         }
         if hasEpsilons { _ = fsg_model_null_trans_closure(fsg, nil) }
+        compactTransitionTables(fsg)
         return fsg
+    }
+
+    /// Shrinks the hash tables sphinxbase keeps each state's transitions in
+    /// to one bucket each, the entries chained in the order the tables gave
+    /// them, so every walk over a state's arcs sees the same arcs in the
+    /// same order.
+    ///
+    /// sphinxbase gives every state with transitions a table of at least
+    /// 101 buckets of 32 bytes (`hash_table_new(5, ...)` in `fsg_model.c`),
+    /// one for its words and one for its null transitions: 11.6 MB for the
+    /// sample apps' 3,081 states, most of whose states have a handful of
+    /// destinations. Nothing searches the tables by key once the grammar is
+    /// built (pocketsphinx's FSG search and lexicon tree only walk them, and
+    /// walking an empty bucket costs as much as an arc: the search walks the
+    /// arcs of every state it reaches, every frame, for null transitions);
+    /// sphinxbase's own later additions (the silence and filler self-loops
+    /// the search adds) still find a key by walking the chain.
+    ///
+    /// The tables are reached through `fsg_model_t.trans`, an array of
+    /// `{null_trans, trans}` per state (`trans_list_s`, private to
+    /// sphinxbase 5prealpha's `fsg_model.c`). The layout is checked first
+    /// against the public arc iterator; if it does not hold, nothing is
+    /// changed.
+    static func compactTransitionTables(_ fsg: UnsafeMutablePointer<fsg_model_t>) {
+        guard let lists = fsg.pointee.trans else { return }
+        let tables = UnsafeMutableRawPointer(lists).assumingMemoryBound(to: UnsafeMutablePointer<hash_table_t>?.self)
+        let states = Int(fsg.pointee.n_state)
+        for state in 0..<states where arcs(of: fsg, state) != arcsInTables(tables[2 * state], tables[2 * state + 1]) {
+            return
+        }
+        for slot in 0..<(2 * states) {
+            if let table = tables[slot] { compact(table) }
+        }
+    }
+
+    /// The number of arcs (a word transition, or a null one) out of `state`, by sphinxbase's iterator.
+    static func arcs(of fsg: UnsafeMutablePointer<fsg_model_t>, _ state: Int) -> Int {
+        var count = 0
+        var itor = fsg_model_arcs(fsg, Int32(state))
+        while itor != nil {
+            count += 1
+            itor = fsg_arciter_next(itor)
+        }
+        return count
+    }
+
+    /// The arcs in a state's two tables: one per null transition (keyed by
+    /// destination), a list of words per word destination.
+    private static func arcsInTables(_ nulls: UnsafeMutablePointer<hash_table_t>?, _ words: UnsafeMutablePointer<hash_table_t>?) -> Int {
+        var count = 0
+        if let nulls { count += entries(of: nulls).count }
+        if let words {
+            for entry in entries(of: words) {
+                var node = entry.val?.assumingMemoryBound(to: gnode_t.self)
+                while let n = node {
+                    count += 1
+                    node = n.pointee.next
+                }
+            }
+        }
+        return count
+    }
+
+    /// A table's entries in the order sphinxbase's iterator visits them:
+    /// bucket by bucket, each bucket's own entry, then its chain.
+    static func entries(of table: UnsafeMutablePointer<hash_table_t>) -> [hash_entry_t] {
+        var result: [hash_entry_t] = []
+        let buckets = table.pointee.table!
+        for bucket in 0..<Int(table.pointee.size) where buckets[bucket].key != nil {
+            result.append(buckets[bucket])
+            var next = buckets[bucket].next
+            while let entry = next {
+                result.append(entry.pointee)
+                next = entry.pointee.next
+            }
+        }
+        return result
+    }
+
+    /// Rebuilds `table` with one bucket (sphinxbase finds any key in it by
+    /// walking the chain), allocated as sphinxbase's `ckd_calloc` does, so
+    /// `hash_table_free` frees it.
+    private static func compact(_ table: UnsafeMutablePointer<hash_table_t>) {
+        guard table.pointee.size > 1 else { return }
+        let kept = entries(of: table)
+        let old = table.pointee.table!
+        for bucket in 0..<Int(table.pointee.size) {
+            var next = old[bucket].next
+            while let entry = next {
+                next = entry.pointee.next
+                free(entry)
+            }
+        }
+        free(old)
+        let stride = MemoryLayout<hash_entry_t>.stride
+        let head = calloc(1, stride)!.assumingMemoryBound(to: hash_entry_t.self)
+        var last = head
+        for (i, entry) in kept.enumerated() {
+            let slot = i == 0 ? head : calloc(1, stride)!.assumingMemoryBound(to: hash_entry_t.self)
+            slot.pointee = hash_entry_t(key: entry.key, len: entry.len, val: entry.val, next: nil)
+            if i > 0 { last.pointee.next = slot }
+            last = slot
+        }
+        table.pointee.table = head
+        table.pointee.size = 1
     }
 
     /// One way out of a state.
