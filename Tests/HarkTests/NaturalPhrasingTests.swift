@@ -190,6 +190,32 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the ninth batch (held out until measured, after the eighth's changes): requests read right, nothing meant for nobody acted on")
+    func ninthBatch() async throws {
+        let report = try await typedReport(["requests-9.jsonl"], atLeast: 77)
+        // As written (2026-11-28): 54 of 57 read right (94.7%), 0 of 20 for
+        // nobody acted on. Of its misses, "the train station" was the label's
+        // (the place list reads it "the station"); "get me started on a
+        // Bananarific workout" and "rate my MonkeyRide driver four stars"
+        // then had general forms added.
+        #expect(report.coverage >= 0.98, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("the tenth batch, messier on purpose (held out until measured): requests read right, nothing meant for nobody acted on")
+    func tenthBatch() async throws {
+        let report = try await typedReport(["requests-10.jsonl"], atLeast: 62)
+        // As written (2026-11-28): 29 of 42 read right (69.0%), 0 of 20 acted
+        // on. Its misses' general forms: "send Bobo a MonkeyChat real quick
+        // saying ...", "anything new from Bobo", "get Bobo Jr. on a video
+        // call", "who tried to call me", "I'm gonna go for a swim now", "keep
+        // going", "I'm all done with my run", "show the cashier my code",
+        // "MonkeyRide to downtown", "never mind the ride", "five stars for my
+        // driver", "add ... to MonkeyTodo", "ListOMat new list ...".
+        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
     @Test("what was said first is what 'it' and 'them' point at: the thing that ran out, the task finished")
     func pointingBack() async throws {
         let assistant = try makeAssistant(recognizer: false)
