@@ -184,6 +184,14 @@ public struct TextParser: Sendable {
             }
         }
 
+        /// Whether unit `unit` is a name no list has, with the possessive
+        /// ("Zuzu's"): read as the name, then the grammar's "'s"
+        /// (``TypedNumbers``'s second reading of a word ending in "'s").
+        func isPossessiveName(_ unit: Int, readings: [[String]]) -> Bool {
+            guard readings.count == 2, readings[1].count == 2, readings[1][1] == "'s" else { return false }
+            return isName(unit, readings: [[readings[1][0]]])
+        }
+
         private static let notNames: Set<String> = ["i", "i'm", "i'll", "i've", "i'd"]
     }
 
@@ -195,10 +203,12 @@ public struct TextParser: Sendable {
         for (unit, readings) in units.enumerated() {
             var merged: [Int: Hypothesis] = [:]
             let isName = typed?.isName(unit, readings: readings) ?? false
-            for reading in readings {
+            let isPossessiveName = !isName && (typed?.isPossessiveName(unit, readings: readings) ?? false)
+            for (index, reading) in readings.enumerated() {
                 var current = frontier
-                for token in reading {
-                    current = Frontier(step(current, token, unit: unit, typed: typed != nil, isName: isName))
+                for (position, token) in reading.enumerated() {
+                    let name = isName || (isPossessiveName && index == 1 && position == 0)
+                    current = Frontier(step(current, token, unit: unit, typed: typed != nil, isName: name))
                     if current.states.isEmpty { break }
                 }
                 for (state, hyp) in current.states where merged[state].map({ hyp.cost < $0.cost }) ?? true {
@@ -351,6 +361,12 @@ public struct TextParser: Sendable {
                 } else if slot.free, slot.values.isEmpty {
                     if let typed, let first = slot.units.first, let last = slot.units.last {
                         value = typed.text(of: first...last)
+                        // A name read without its possessive ("Zuzu's" as "zuzu" then "'s").
+                        if slot.words.last?.hasSuffix("'s") == false {
+                            for suffix in ["'s", "\u{2019}s"] where value.lowercased().hasSuffix(suffix) {
+                                value = String(value.dropLast(suffix.count))
+                            }
+                        }
                     }
                     value = WrittenForm.text(value)
                 }

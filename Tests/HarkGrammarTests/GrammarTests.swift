@@ -244,6 +244,30 @@ struct TextParserTests {
         #expect(parser.parse("Bobo needs money").first?.slotValues["payee"] == "bobo")
     }
 
+    @Test("a typed name no list has takes the possessive the grammar spells apart: \"Read Zuzu's messages\" reads Zuzu")
+    func typedPossessiveNames() throws {
+        let source = """
+        list contactName:
+            bobo
+        slot senders: contactName
+        intent INSearchForMessagesIntent:
+            read [me] {senders}'s messages
+            read messages from {senders}
+        """
+        let parser = TextParser(graph: try compile(source))
+        let named = try #require(parser.parse("Read Zuzu's messages").first)
+        #expect(named.slots == [SlotValue(name: "senders", raw: "zuzu", value: "Zuzu", isFreeText: true)])
+        #expect(parser.parse("Read me Mary-Ann's messages").first?.slotValues["senders"] == "Mary-Ann")
+        // The list's own name, as before; a name without the possessive where the grammar wants one is no sentence.
+        #expect(parser.parse("read Bobo's messages").first?.slotValues["senders"] == "bobo")
+        #expect(parser.parse("Read Zuzu messages").isEmpty)
+        // Lower case, or heard: no name.
+        #expect(parser.parse("read zuzu's messages").isEmpty)
+        #expect(parser.parse(tokens: ["read", "zuzu", "'s", "messages"]).isEmpty)
+        // Where the grammar has no possessive, a name typed with one is no sentence either.
+        #expect(parser.parse("Read messages from Zuzu's").isEmpty)
+    }
+
     @Test("canonical values keep the raw words too")
     func rawAndCanonical() throws {
         let parser = TextParser(graph: try compile(messagingGrammar))
