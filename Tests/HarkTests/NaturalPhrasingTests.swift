@@ -216,6 +216,38 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the eleventh batch, terse and roundabout (held out until measured): requests read right, nothing meant for nobody acted on")
+    func eleventhBatch() async throws {
+        let report = try await typedReport(["requests-11.jsonl"], atLeast: 62)
+        // As written (2026-11-28): 33 of 42 read right (78.6%), 0 of 20 acted
+        // on. Its misses' general forms: "read Zuzu's messages" (a typed
+        // name with the possessive), "flag the message from Little Bobo"
+        // (the verb is the attribute: message-verbs.hark), "missed calls on
+        // MonkeyChat?", "Bobo the Great still owes me 20 dollars, request
+        // it", "MonkeyRide, the airport please", "give my last MonkeyRide two
+        // stars", "put renew passport on my MonkeyTodo list", "does my
+        // hardware store list have anything on it". "Grocery list in
+        // ListOMat: add coffee" stays a miss: heard, free text at the end of
+        // that form took an out-of-grammar clip for a task.
+        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("a verb that is the attribute sets it: \"flag Bobo's last message\" is flagged, not \"How do you want to mark it?\"")
+    func flagIsTheAttribute() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        let expected = ["Flag Bobo's last message on MonkeyChat": "flagged", "Flag the message from Little Bobo in MonkeyChat": "flagged",
+                        "MonkeyChat, unflag the last message from Bobo": "unflagged"]
+        for (text, attribute) in expected {
+            let reading = await assistant.reading(of: text)
+            guard case .understood("MonkeyChat", "INSetMessageAttributeIntent", let slots) = reading else {
+                Issue.record("\(text): \(reading)")
+                continue
+            }
+            #expect(slots["attribute"] == attribute, "\(text): \(slots)")
+        }
+    }
+
     @Test("what was said first is what 'it' and 'them' point at: the thing that ran out, the task finished")
     func pointingBack() async throws {
         let assistant = try makeAssistant(recognizer: false)
