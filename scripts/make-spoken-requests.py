@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Speaks the natural-request development sets, for `hark bench`.
+
+The typed sets (models/dev/*.jsonl) say how much of the way people talk the
+grammars cover; this says how much of it the recognizer then hears. Every
+request of the files given (every file in models/dev by default) is spoken
+by one synthetic voice, the voices taken in turn, and written with its
+labels:
+
+  <out>/<voice>/<file>-<line>.wav  and  <out>/manifest.jsonl
+
+Requests meant for no app ("intent": null) are out-of-grammar clips: the
+bench counts each one accepted as a false accept. All requests are kept,
+including the few the grammars read only when typed (a "(typed: ...)" part,
+such as "write to Bobo on MonkeyChat: ..."): the figure is what a person
+saying these requests would get.
+
+  scripts/make-spoken-requests.py [--out DIR] [--voices flite-slt,espeak-us,flite-rms] [FILE ...]
+  hark bench DIR/manifest.jsonl --jobs 2 --report DIR/report
+
+(any voice of scripts/make-fixtures.py; needs its synthesisers and sox)
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import subprocess
+import tempfile
+
+_spec = importlib.util.spec_from_file_location(
+    "make_fixtures", os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-fixtures.py"))
+fixtures = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixtures)
+VOICES = fixtures.VOICES
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def speak(voice, text, path, tmp):
+    raw = os.path.join(tmp, "raw.wav")
+    command, stdin = VOICES[voice](text, raw)
+    subprocess.run(command, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # 16 kHz mono, the synthesiser's own silence trimmed, then 0.4 s either
+    # side as a person leaves around a command. -R: sox seeds its dither, so
+    # the same text and voice give the same samples every run.
+    subprocess.run(["sox", "-R", raw, "-r", "16000", "-c", "1", "-b", "16", path,
+                    "silence", "1", "0.01", "0.1%", "reverse", "silence", "1", "0.01", "0.1%", "reverse",
+                    "pad", "0.4", "0.4"], check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "hark-spoken-requests"))
+    parser.add_argument("--voices", default="flite-slt,espeak-us,flite-rms")
+    parser.add_argument("files", nargs="*")
+    args = parser.parse_args()
+    voices = args.voices.split(",")
+    for voice in voices:
+        if voice not in VOICES:
+            raise SystemExit(f"unknown voice {voice!r}: one of {', '.join(VOICES)}")
+    files = args.files or sorted(glob.glob(os.path.join(REPO, "models", "dev", "*.jsonl")))
+
+    lines, turn = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            stem = os.path.splitext(os.path.basename(path))[0]
+            with open(path) as f:
+                for number, line in enumerate(f, 1):
+                    if not line.strip() or line.startswith("#"):
+                        continue
+                    request = json.loads(line)
+                    voice = voices[turn % len(voices)]
+                    turn += 1
+                    name = f"{voice}/{stem}-{number}.wav"
+                    os.makedirs(os.path.join(args.out, voice), exist_ok=True)
+                    speak(voice, request["text"], os.path.join(args.out, name), tmp)
+                    in_domain = request.get("intent") is not None
+                    lines.append({
+                        "app": request.get("app") if in_domain else None,
+                        "audio": name,
+                        "intent": request.get("intent"),
+                        "set": stem if in_domain else "out-of-grammar",
+                        "slots": request.get("slots", {}) if in_domain else {},
+                        "text": request["text"],
+                        "voice": voice,
+                    })
+    with open(os.path.join(args.out, "manifest.jsonl"), "w") as out:
+        for label in lines:
+            out.write(json.dumps(label, sort_keys=True) + "\n")
+    print(f"{len(lines)} recordings in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
