@@ -164,6 +164,28 @@ def synthesise(voice, text, path):
                         "pad", "0.4", "0.4"], check=True)
 
 
+def speak_trimmed(voice, text, path, tmp, pad=None):
+    """`text` spoken by `voice` into `path`, for the sets made from the
+    fixtures' voices (scripts/make-pause-set.py, make-spoken-requests.py):
+    16 kHz mono, the synthesiser's own leading and trailing silence trimmed,
+    then `pad` seconds of silence either side when given. -R: sox seeds its
+    dither, so the same text and voice give the same samples every run
+    (dither kept: no recording is digital silence)."""
+    raw = os.path.join(tmp, "raw.wav")
+    command, stdin = VOICES[voice](text, raw)
+    subprocess.run(command, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["sox", "-R", raw, "-r", "16000", "-c", "1", "-b", "16", path,
+                    "silence", "1", "0.01", "0.1%", "reverse", "silence", "1", "0.01", "0.1%", "reverse"]
+                   + (["pad", str(pad), str(pad)] if pad else []), check=True)
+
+
+def write_manifest(path, lines):
+    """One JSON object per line, keys sorted: what `hark bench` reads."""
+    with open(path, "w") as f:
+        for line in lines:
+            f.write(json.dumps(line, sort_keys=True) + "\n")
+
+
 def cases():
     """Every fixture line, without its audio: (voice, id, text, app, intent, slots, set, conversation turn info)."""
     lines = []
@@ -244,9 +266,7 @@ def main():
         synthesise(line["voice"], line["text"], os.path.join(ROOT, line["audio"]))
     for voice, name, text in DEMO_ANSWERS:
         synthesise(voice, text, os.path.join(ROOT, voice, name + ".wav"))
-    with open(os.path.join(ROOT, "manifest.jsonl"), "w") as f:
-        for line in lines:
-            f.write(json.dumps(line, sort_keys=True) + "\n")
+    write_manifest(os.path.join(ROOT, "manifest.jsonl"), lines)
     print(f"wrote {len(lines)} fixtures to {os.path.normpath(ROOT)}", file=sys.stderr)
 
 

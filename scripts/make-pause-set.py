@@ -45,17 +45,6 @@ def split_point(words):
     return min(places, key=lambda i: abs(i - middle))
 
 
-def speak(voice, text, path, tmp):
-    raw = os.path.join(tmp, "raw.wav")
-    command, stdin = VOICES[voice](text, raw)
-    subprocess.run(command, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # 16 kHz mono, with the synthesiser's own leading and trailing silence trimmed.
-    # -R: sox seeds its dither, so the same text and voice give the same
-    # samples every run (dither kept: no recording is digital silence).
-    subprocess.run(["sox", "-R", raw, "-r", "16000", "-c", "1", "-b", "16", path,
-                    "silence", "1", "0.01", "0.1%", "reverse", "silence", "1", "0.01", "0.1%", "reverse"], check=True)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "hark-pause-set"))
@@ -91,8 +80,8 @@ def main():
             for voice in voices:
                 os.makedirs(os.path.join(args.out, voice), exist_ok=True)
                 a, b = os.path.join(tmp, "a.wav"), os.path.join(tmp, "b.wav")
-                speak(voice, first, a, tmp)
-                speak(voice, second, b, tmp)
+                fixtures.speak_trimmed(voice, first, a, tmp)
+                fixtures.speak_trimmed(voice, second, b, tmp)
                 for pause in pauses:
                     gap = os.path.join(tmp, "gap.wav")
                     subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
@@ -101,9 +90,7 @@ def main():
                     label = {k: case[k] for k in ("app", "intent", "slots", "text") if k in case}
                     label.update({"audio": name, "voice": voice, "set": "pause", "pause": pause, "pause_after": first})
                     lines.append(label)
-    with open(os.path.join(args.out, "manifest.jsonl"), "w") as out:
-        for label in lines:
-            out.write(json.dumps(label, sort_keys=True) + "\n")
+    fixtures.write_manifest(os.path.join(args.out, "manifest.jsonl"), lines)
     print(f"{len(lines)} recordings in {args.out}")
 
 

@@ -25,7 +25,6 @@ import glob
 import importlib.util
 import json
 import os
-import subprocess
 import tempfile
 
 _spec = importlib.util.spec_from_file_location(
@@ -34,18 +33,6 @@ fixtures = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fixtures)
 VOICES = fixtures.VOICES
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def speak(voice, text, path, tmp):
-    raw = os.path.join(tmp, "raw.wav")
-    command, stdin = VOICES[voice](text, raw)
-    subprocess.run(command, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # 16 kHz mono, the synthesiser's own silence trimmed, then 0.4 s either
-    # side as a person leaves around a command. -R: sox seeds its dither, so
-    # the same text and voice give the same samples every run.
-    subprocess.run(["sox", "-R", raw, "-r", "16000", "-c", "1", "-b", "16", path,
-                    "silence", "1", "0.01", "0.1%", "reverse", "silence", "1", "0.01", "0.1%", "reverse",
-                    "pad", "0.4", "0.4"], check=True)
 
 
 def main():
@@ -73,7 +60,8 @@ def main():
                     turn += 1
                     name = f"{voice}/{stem}-{number}.wav"
                     os.makedirs(os.path.join(args.out, voice), exist_ok=True)
-                    speak(voice, request["text"], os.path.join(args.out, name), tmp)
+                    # 0.4 s of silence either side, as a person leaves around a command.
+                    fixtures.speak_trimmed(voice, request["text"], os.path.join(args.out, name), tmp, pad=0.4)
                     in_domain = request.get("intent") is not None
                     lines.append({
                         "app": request.get("app") if in_domain else None,
@@ -84,9 +72,7 @@ def main():
                         "text": request["text"],
                         "voice": voice,
                     })
-    with open(os.path.join(args.out, "manifest.jsonl"), "w") as out:
-        for label in lines:
-            out.write(json.dumps(label, sort_keys=True) + "\n")
+    fixtures.write_manifest(os.path.join(args.out, "manifest.jsonl"), lines)
     print(f"{len(lines)} recordings in {args.out}")
 
 
