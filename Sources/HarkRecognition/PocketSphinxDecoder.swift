@@ -229,6 +229,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         initial.knownWords.formUnion(initial.phones.flatMap { p in PhoneLoop.Kind.allCases.map { PhoneLoop.word(p, $0) } })
         state = Mutex(initial)
         Self.returnFreedMemory()
+        model.definitionFile.releasePages()
     }
 
     deinit {
@@ -360,6 +361,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         state.searches.insert(Search(key: grammar.searchKey, name: name, size: size), at: 0)
         state.currentGrammar = grammar.searchKey
         Self.returnFreedMemory()
+        model.definitionFile.releasePages()
     }
 
     /// Gives the pages freed by a dropped search and the build's temporary
@@ -746,6 +748,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
         state.phonesDecoder = made
         state.keepInitialMean(of: made)
+        model.definitionFile.releasePages()
         return made
     }
 
