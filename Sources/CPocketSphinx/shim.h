@@ -8,3 +8,60 @@
 #include <sphinxbase/jsgf.h>
 #include <sphinxbase/logmath.h>
 #include <sphinxbase/ngram_model.h>
+
+// Mirrors of the leading fields of pocketsphinx 0.8+5prealpha's private
+// structures that hold a decoder's Gaussian mixture model (ps_decoder_s in
+// pocketsphinx_internal.h, acmod_s in acmod.h, ptm_mgau_s in ptm_mgau.h,
+// gauden_t in ms_gauden.h, mmio_file_s in sphinxbase's mmio.c), read only
+// by HarkRecognition's SharedModelParameters, which checks each against the
+// public API and the model's files before it relies on it.
+typedef struct hark_mmio_file_s {
+    void *ptr;
+    size_t mapsize;
+} hark_mmio_file_t;
+
+typedef struct hark_gauden_s {
+    float ****mean;
+    float ****var;
+    float ***det;
+    logmath_t *lmath;
+    int32 n_mgau;
+    int32 n_feat;
+    int32 n_density;
+    int32 *featlen;
+} hark_gauden_t;
+
+typedef struct hark_mgaufuncs_s {
+    char const *name;
+} hark_mgaufuncs_t;
+
+typedef struct hark_ptm_mgau_s {
+    hark_mgaufuncs_t *vt;
+    int frame_idx;
+    cmd_ln_t *config;
+    hark_gauden_t *g;
+    int32 n_sen;
+    uint8 *sen2cb;
+    uint8 ***mixw;
+    hark_mmio_file_t *sendump_mmap;
+    uint8 *mixw_cb;
+    int16 max_topn;
+    int16 ds_ratio;
+} hark_ptm_mgau_t;
+
+typedef struct hark_acmod_s {
+    cmd_ln_t *config;
+    logmath_t *lmath;
+    void *strings;
+    fe_t *fe;
+    feat_t *fcb;
+    void *mdef;
+    void *tmat;
+    hark_ptm_mgau_t *mgau;
+} hark_acmod_t;
+
+typedef struct hark_ps_decoder_s {
+    cmd_ln_t *config;
+    int refcount;
+    hark_acmod_t *acmod;
+} hark_ps_decoder_t;

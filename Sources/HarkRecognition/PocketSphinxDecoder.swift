@@ -155,6 +155,26 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         var streaming = false
         /// Every decoder's running cepstral mean as it was made (see ``resetAdaptation()``).
         var initialMeans: [RunningMean] = []
+        /// The passes' decoders that read the grammar decoder's acoustic
+        /// model parameters instead of their own (see ``BorrowedModelParameters``).
+        var borrowed: [BorrowedModelParameters] = []
+
+        /// Has `made`, a pass's decoder, read the grammar decoder's
+        /// acoustic model parameters, if it can.
+        mutating func share(with made: OpaquePointer) {
+            if let lent = BorrowedModelParameters.lend(from: decoder, to: made) { borrowed.append(lent) }
+        }
+
+        /// Frees a pass's decoder (never the grammar decoder, which the
+        /// others may borrow from: it goes last, in `deinit`).
+        mutating func free(_ pass: OpaquePointer) {
+            precondition(pass != decoder, "the grammar decoder is freed last")
+            if let index = borrowed.firstIndex(where: { $0.borrower == pass }) {
+                borrowed.remove(at: index).giveBack()
+            }
+            initialMeans.removeAll { $0.decoder == pass }
+            ps_free(pass)
+        }
 
         /// Keeps `decoder`'s running mean as it is now, just made, and
         /// starts it from the grammar decoder's (another pass made later in
@@ -234,9 +254,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
 
     deinit {
         state.withLock { state in
+            // The passes first: they may read the grammar decoder's model.
+            if let d = state?.dictation { state?.free(d) }
+            if let d = state?.phonesDecoder { state?.free(d) }
             if let d = state?.decoder { ps_free(d) }
-            if let d = state?.dictation { ps_free(d) }
-            if let d = state?.phonesDecoder { ps_free(d) }
             state = nil
         }
     }
@@ -748,6 +769,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
         state.phonesDecoder = made
         state.keepInitialMean(of: made)
+        state.share(with: made)
         model.definitionFile.releasePages()
         return made
     }
@@ -887,6 +909,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
             state.dictation = made
             state.keepInitialMean(of: made)
+            state.share(with: made)
         }
         guard let dictation = state.dictation else { return }
         let missing = needed.filter { !Self.knows(dictation, $0) }.sorted()
@@ -899,8 +922,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             // sphinxbase holds at most 128 classes: start over with one.
             // Nothing may keep the freed decoder (resetting the means wrote
             // into the freed one: heap corruption).
-            state.initialMeans.removeAll { $0.decoder == dictation }
-            ps_free(dictation)
+            state.free(dictation)
             state.dictation = nil
             state.dictationClasses = 0
             return try prepareDictation(grammar, in: &state)
