@@ -27,7 +27,9 @@ struct MappedModelFile {
     func releasePages() -> Int {
         guard let maps = Self.read("/proc/self/maps") else { return 0 }
         var released = 0
-        for line in maps.split(separator: "\n") where line.hasSuffix(path) {
+        // The path ends the line, after the inode and spaces (a file
+        // deleted since it was mapped ends in " (deleted)" and is left alone).
+        for line in maps.split(separator: "\n") where line.hasSuffix(" " + path) {
             // "start-end perms offset dev inode   path"
             guard let range = line.split(separator: " ", maxSplits: 1).first else { continue }
             let bounds = range.split(separator: "-")
