@@ -136,7 +136,6 @@ struct BorrowedModelParameters: @unchecked Sendable {
             for j in 0..<Int(g.pointee.n_feat) {
                 for k in 0..<Int(g.pointee.n_density) {
                     guard table[i]?[j]?[k] == base + offset else { return false }
-                    _ = k
                     offset += Int(g.pointee.featlen[j])
                 }
             }

@@ -1,5 +1,6 @@
 import CPocketSphinx
 import Foundation
+import HarkAudio
 @testable import HarkRecognition
 import Testing
 
@@ -12,10 +13,7 @@ struct SharedModelParametersTests {
         let model = try AcousticModel()
         guard let phones = model.phoneLanguageModel else { return nil }
         let argv = ["-hmm", model.acousticModel, "-allphone", phones, "-allphone_ci", "yes", "-beam", "1e-40", "-pbeam", "1e-40", "-logfn", "/dev/null"]
-        let strings = argv.map { strdup($0) }
-        defer { strings.forEach { free($0) } }
-        var pointers = strings
-        guard let config = cmd_ln_parse_r(nil, ps_args(), Int32(argv.count), &pointers, 0) else { return nil }
+        guard let config = PocketSphinxDecoder.withCStrings(argv, { cmd_ln_parse_r(nil, ps_args(), $1, $0, 0) }) else { return nil }
         defer { cmd_ln_free_r(config) }
         return ps_init(config)
     }
@@ -31,10 +29,9 @@ struct SharedModelParametersTests {
     }
 
     static func samples() throws -> [Int16] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("audio-fixtures/flite-slt/balance.wav")
-        let data = try Data(contentsOf: url)
-        return data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("audio-fixtures/flite-slt/balance.wav").path
+        return try WAVReader.read(contentsOf: path).audio.toRecognitionFormat().int16Samples()
     }
 
     @Test("the borrower reads the owner's Gaussians and mixture weights, hears the same phones with the same score, and frees cleanly")
