@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prunes the n-gram language model that reads free text (dictation).
 
-  scripts/prune-lm.py [--threshold T] [--force] [SOURCE [DEST]]
+  scripts/prune-lm.py [--threshold T] [--vocabulary-size N] [--force] [SOURCE [DEST]]
 
 SOURCE defaults to Debian's /usr/share/pocketsphinx/model/en-us/en-us.lm.bin
 (72,547 words, 2,051,547 bigrams, 1,669,625 trigrams: 27 MB of Hark's
@@ -14,11 +14,23 @@ pruning of backoff language models", 1998): an n-gram goes when removing it
 alone -- its history's backoff weight renormalised -- changes the model's
 distribution by less than T (its history's marginal probability times the
 n-gram's own term and the backoff weight's change over every word already
-backed off). Unigrams all stay: the decoder's vocabulary is theirs. A bigram
+backed off). Unigrams all stay in this step. A bigram
 that is the history of a kept trigram stays. The threshold, 3.5e-8, was
 chosen on the audio fixtures (README, "Memory"): 1,315,153 bigrams and
 1,015,516 trigrams are kept (18 MB instead of 27), and every fixture reads as
 with the whole model; at 5e-8 (15 MB) "pears" became "pairs".
+
+Then the model keeps only the words the n-gram pass can read free text as
+(``--vocabulary-size``, 40,000: DictationVocabulary.defaultReadingVocabulary-
+Size): the first N of models/dictation/reading-words.txt, the dictation words
+of models/dictation/words.txt, and the sentence markers. A word outside them
+is never in the n-gram decoder's dictionary, so its unigram, and every
+n-gram it takes part in, only took memory: the unigram table and the word
+hash tables sphinxbase builds over every unigram (twice, for the model and
+its class set). What stays keeps its probability and backoff weight, so the
+pass reads every word it knows as before. A grammar word outside them (a
+rare name an app reports) is added by Hark as a class word, as a word
+Debian's model lacks always was. --vocabulary-size 0 keeps every word.
 
 sphinxbase reads and writes this trie format, but cannot write it back out
 as ARPA (ngram_model_trie_write_arpa asserts on Debian's model: the trie
@@ -45,6 +57,9 @@ LN10 = math.log(10)
 LOG_BASE = math.log(1.0001)
 # The relative-entropy threshold, chosen on the audio fixtures (above).
 THRESHOLD = 3.5e-8
+# How many of the reading words the n-gram pass knows: Hark's
+# DictationVocabulary.defaultReadingVocabularySize (a test checks they agree).
+VOCABULARY_SIZE = 40_000
 
 
 def required_bits(max_value):
@@ -226,12 +241,40 @@ def renormalised(old_backoff, removed, lower_before, lower_after):
     return math.log(mass / after)
 
 
-def write_arpa(path, trie, uni_bo, bigrams, trigrams):
+def reading_vocabulary(folder, size):
+    """The words the n-gram pass can read free text as: the first `size` of
+    reading-words.txt (most frequent first), the dictation words of
+    words.txt (word<TAB>log10 probability), both in `folder`."""
+    reading_path = os.path.join(folder, "reading-words.txt")
+    dictation_path = os.path.join(folder, "words.txt")
+    try:
+        with open(reading_path, encoding="utf-8") as f:
+            reading = [line.strip() for line in f if line.strip()]
+        with open(dictation_path, encoding="utf-8") as f:
+            dictation = [line.split("\t", 1)[0] for line in f if line.strip()]
+    except OSError as error:
+        raise SystemExit(f"prune-lm: {error.filename}: {error.strerror} (regenerate it with scripts/make-dictation-vocabulary.sh)")
+    return set(reading[:size]) | set(dictation)
+
+
+def restrict(trie, uni_bo, bigrams, trigrams, vocabulary):
+    """Keeps the unigrams of `vocabulary` (and the sentence markers, every
+    <...> token) and the n-grams made of them only, their weights as they
+    are. Returns the kept word ids, in the model's order."""
+    kept = [i for i, word in enumerate(trie.words) if word in vocabulary or word.startswith("<")]
+    known = set(kept)
+    bigrams = {key: value for key, value in bigrams.items() if key[0] in known and key[1] in known}
+    trigrams = {key: value for key, value in trigrams.items() if all(w in known for w in key)}
+    return kept, bigrams, trigrams
+
+
+def write_arpa(path, trie, uni_bo, bigrams, trigrams, unigrams=None):
     words = trie.words
+    unigrams = range(len(words)) if unigrams is None else unigrams
     with open(path, "w", encoding="utf-8") as out:
-        out.write(f"\\data\\\nngram 1={len(words)}\nngram 2={len(bigrams)}\nngram 3={len(trigrams)}\n\n\\1-grams:\n")
-        for i, word in enumerate(words):
-            out.write(f"{trie.uni_prob[i] / LN10:.4f}\t{word}\t{uni_bo[i] / LN10:.4f}\n")
+        out.write(f"\\data\\\nngram 1={len(unigrams)}\nngram 2={len(bigrams)}\nngram 3={len(trigrams)}\n\n\\1-grams:\n")
+        for i in unigrams:
+            out.write(f"{trie.uni_prob[i] / LN10:.4f}\t{words[i]}\t{uni_bo[i] / LN10:.4f}\n")
         out.write("\n\\2-grams:\n")
         for (w1, w2) in sorted(bigrams):
             lp, bo = bigrams[(w1, w2)]
@@ -276,21 +319,31 @@ def main():
     parser.add_argument("source", nargs="?", default="/usr/share/pocketsphinx/model/en-us/en-us.lm.bin")
     parser.add_argument("dest", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models", "dictation", "language-model.lm.bin"))
     parser.add_argument("--threshold", type=float, default=THRESHOLD, help=f"relative-entropy threshold (default {THRESHOLD})")
+    parser.add_argument("--vocabulary-size", type=int, default=VOCABULARY_SIZE,
+                        help=f"keep the n-grams of the first N reading words and the dictation words only; 0: every word (default {VOCABULARY_SIZE})")
     parser.add_argument("--force", action="store_true", help="prune even when DEST is up to date")
     args = parser.parse_args()
     dest = os.path.normpath(args.dest)
     if not os.path.exists(args.source):
         raise SystemExit(f"prune-lm: {args.source} is missing (Debian's pocketsphinx-en-us: scripts/setup.sh)")
-    newest_input = max(os.path.getmtime(args.source), os.path.getmtime(__file__))
+    words_folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models", "dictation")
+    lists = [os.path.join(words_folder, name) for name in ("reading-words.txt", "words.txt")] if args.vocabulary_size > 0 else []
+    newest_input = max([os.path.getmtime(args.source), os.path.getmtime(__file__)] + [os.path.getmtime(f) for f in lists if os.path.exists(f)])
     if not args.force and os.path.exists(dest) and os.path.getmtime(dest) >= newest_input:
         return
     trie = Trie(args.source)
     uni_bo, bigrams, trigrams = prune(trie, args.threshold)
     print(f"prune-lm: {len(trie.words)} words; bigrams {len(trie.bigrams)} -> {len(bigrams)}, "
-          f"trigrams {len(trie.trigrams)} -> {len(trigrams)} (threshold {args.threshold:g}) -> {dest}", file=sys.stderr)
+          f"trigrams {len(trie.trigrams)} -> {len(trigrams)} (threshold {args.threshold:g})", file=sys.stderr)
+    unigrams = None
+    if args.vocabulary_size > 0:
+        unigrams, bigrams, trigrams = restrict(trie, uni_bo, bigrams, trigrams, reading_vocabulary(words_folder, args.vocabulary_size))
+        print(f"prune-lm: the n-gram pass's {len(unigrams)} words (the first {args.vocabulary_size} reading words and the dictation words): "
+              f"bigrams {len(bigrams)}, trigrams {len(trigrams)}", file=sys.stderr)
+    print(f"prune-lm: -> {dest}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as work:
         arpa = os.path.join(work, "pruned.arpa")
-        write_arpa(arpa, trie, uni_bo, bigrams, trigrams)
+        write_arpa(arpa, trie, uni_bo, bigrams, trigrams, unigrams)
         arpa_to_bin(arpa, dest)
 
 

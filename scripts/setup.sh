@@ -63,8 +63,11 @@ fi
 # library only). On a machine with no pinned build Hark runs without it.
 python3 "$(dirname "$0")/install-rnnoise.py"
 
-# The n-gram model that reads free text, pruned from Debian's (27 MB resident
-# -> 18 MB, README "Memory"): models/dictation/language-model.lm.bin. Pruning
+# The n-gram model that reads free text, pruned from Debian's and cut to the
+# words the n-gram pass knows (27 MB resident -> 18 MB, and 6 MB less with
+# the words cut, README "Memory"):
+# models/dictation/language-model.lm.bin, made again when Debian's model, the
+# script or the word lists in models/dictation change. Pruning
 # takes about 1.6 GB of memory for half a minute; where that fails Hark uses
 # Debian's whole model, and says so here.
 python3 "$(dirname "$0")/prune-lm.py" || echo "setup: the n-gram model was not pruned (above); Hark reads free text with Debian's whole model" >&2

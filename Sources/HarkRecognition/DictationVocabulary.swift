@@ -49,21 +49,25 @@ public struct DictationVocabulary: Sendable, Equatable {
     /// (run by `scripts/setup.sh`) makes from Debian's by relative-entropy
     /// pruning — 1,315,153 of its 2,051,547 bigrams and 1,015,516 of its
     /// 1,669,625 trigrams, 9 MB less resident, every fixture read as before
-    /// (README, "Memory"). nil: the acoustic model's.
+    /// (README, "Memory") — and keeps of only the words this pass knows
+    /// (``defaultReadingVocabularySize`` and the dictation words, 40,002 of
+    /// 72,547 with the sentence markers). nil: the acoustic model's.
     public var languageModel: String?
 
     public init(logProbabilities: [String: Double] = [:]) {
         self.logProbabilities = logProbabilities
     }
 
-    /// Reads ``readingWords``, one word a line, most frequent first.
+    /// Reads ``readingWords``, one word a line, most frequent first: the
+    /// first ``readingVocabularySize`` of them (set it before), which are
+    /// all the n-gram pass knows and all its pruned model holds.
     ///
     /// - Throws: ``RecognitionError`` naming the file when it cannot be read.
     public mutating func loadReadingWords(contentsOf path: String) throws {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw RecognitionError("\(path): cannot read the n-gram pass's word list (regenerate it with scripts/make-dictation-vocabulary.sh)")
         }
-        readingWords = text.split(whereSeparator: \.isNewline).map(String.init)
+        readingWords = text.split(whereSeparator: \.isNewline).prefix(readingVocabularySize ?? .max).map(String.init)
     }
 
     /// Reads `word<TAB>log10 probability` lines (`models/dictation/words.txt`).

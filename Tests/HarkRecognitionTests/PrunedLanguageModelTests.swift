@@ -30,13 +30,19 @@ private final class NGramModel {
         return (0..<n).map { Int(counts[$0]) }
     }
 
-    /// The sum of P(w | history) over every word the model has but <s>:
-    /// 1 for a model whose backoff weights are right.
-    func totalProbability(after history: [String]) -> Double {
+    /// The model's words, by id.
+    var words: [String] {
+        (0..<Int32(counts[0])).map { String(cString: ngram_word(model, $0)) }
+    }
+
+    /// The sum of P(w | history) over `words` (nil: every word the model
+    /// has) but <s>: 1 over every word for a model whose backoff weights are right.
+    func totalProbability(after history: [String], over words: [String]? = nil) -> Double {
         var ids = history.reversed().map { ngram_wid(model, $0) }
         let start = ngram_wid(model, "<s>")
         var total = 0.0
-        for wid in 0..<Int32(counts[0]) where wid != start {
+        let wids = words.map { $0.map { ngram_wid(model, $0) } } ?? Array(0..<Int32(counts[0]))
+        for wid in wids where wid != start {
             var used: Int32 = 0
             let lp = ngram_ng_prob(model, wid, &ids, Int32(ids.count), &used)
             total += logmath_exp(logmath, lp)
@@ -53,8 +59,17 @@ struct PrunedLanguageModelTests {
         let model = try AcousticModel()
         let debian = try NGramModel(try #require(model.languageModel))
         let small = try NGramModel(pruned)
-        // Every word stays: the n-gram pass's vocabulary is the model's.
-        #expect(small.counts[0] == debian.counts[0])
+        // Its words are those the n-gram pass knows: the first
+        // readingVocabularySize reading words, the dictation words, and the
+        // sentence markers; nothing else.
+        let folder = repository.appendingPathComponent("models/dictation")
+        var vocabulary = try DictationVocabulary(contentsOf: folder.appendingPathComponent("words.txt").path)
+        try vocabulary.loadReadingWords(contentsOf: folder.appendingPathComponent("reading-words.txt").path)
+        let known = Set(vocabulary.readingWords.prefix(DictationVocabulary.defaultReadingVocabularySize)).union(vocabulary.words)
+        let words = small.words
+        #expect(Set(words.filter { !$0.hasPrefix("<") }) == known.intersection(debian.words), "\(words.count) words against \(known.count)")
+        #expect(words.contains("<s>") && words.contains("</s>"))
+        #expect(words.count < 45_000 && debian.counts[0] > 70_000, "\(words.count) and \(debian.counts[0])")
         #expect(small.counts.count == 3)
         #expect(Double(small.counts[1]) < 0.7 * Double(debian.counts[1]), "\(small.counts) against \(debian.counts)")
         #expect(Double(small.counts[2]) < 0.7 * Double(debian.counts[2]), "\(small.counts) against \(debian.counts)")
@@ -70,8 +85,12 @@ struct PrunedLanguageModelTests {
         try #require(FileManager.default.fileExists(atPath: pruned))
         let debian = try NGramModel(try #require(try AcousticModel().languageModel))
         let small = try NGramModel(pruned)
-        let before = debian.totalProbability(after: history), after = small.totalProbability(after: history)
-        #expect(abs(before - 1) < 0.05, "Debian's model after \(history): \(before)")
+        #expect(abs(debian.totalProbability(after: history) - 1) < 0.05, "Debian's model after \(history)")
+        // Over the words it kept: the words it dropped are never read, and
+        // what stays keeps its weights.
+        let words = small.words
+        let before = debian.totalProbability(after: history, over: words), after = small.totalProbability(after: history)
+        #expect(before > 0.9, "Debian's model after \(history), over the kept words: \(before)")
         #expect(abs(after - before) < 0.01, "after \(history): \(after) pruned, \(before) Debian's")
     }
 
