@@ -101,6 +101,22 @@ struct TwoPassDecodingTests {
         #expect(try ending("where are you <sil> [NOISE]") == ending("where are you"))
     }
 
+    @Test("the n-gram pass is the tree search alone, without pocketsphinx's second flat-lexicon pass, unless an option asks for it", arguments: [
+        [:], ["fwdflat": "yes"],
+    ])
+    func dictationWithoutFlatPass(options: [String: String]) throws {
+        let d = try PocketSphinxDecoder(model: AcousticModel(), options: DecoderOptions(arguments: options))
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try d.recognize(audio, grammar: grammar())
+        #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+        #expect(r.words.contains { $0.isFreeText }, "\(r.text)")
+        let flat = try d.state.withLock { state -> Int in
+            let dictation = try #require(state?.dictation)
+            return cmd_ln_int_r(ps_get_config(dictation), "-fwdflat")
+        }
+        #expect(flat == (options.isEmpty ? 0 : 1))
+    }
+
     @Test("hundreds of words the n-gram model lacks are read safely beside free text")
     func manyWordsOutsideTheLanguageModel() throws {
         // Contacts such as these are not in the n-gram model: added to it as
