@@ -80,6 +80,10 @@ public final class DecoderGrammar: Sendable {
 
     /// Phones of free text below which a sentence ending in it is unfinished.
     static let shortestEndedFreeText = 4
+    /// Phones of free text below which a run of it holds no words: read
+    /// with the n-gram pass, one phone was always the edge of a grammar
+    /// word or a breath taken for a word.
+    static let shortestFreeText = 2
 
     /// Whether a hypothesis — pocketsphinx's tokens, free text as phone-loop
     /// pseudo-words — is a whole sentence of the grammar: what lets a short
