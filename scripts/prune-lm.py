@@ -257,7 +257,7 @@ def reading_vocabulary(folder, size):
     return set(reading[:size]) | set(dictation)
 
 
-def restrict(trie, uni_bo, bigrams, trigrams, vocabulary):
+def restrict(trie, bigrams, trigrams, vocabulary):
     """Keeps the unigrams of `vocabulary` (and the sentence markers, every
     <...> token) and the n-grams made of them only, their weights as they
     are. Returns the kept word ids, in the model's order."""
@@ -337,7 +337,7 @@ def main():
           f"trigrams {len(trie.trigrams)} -> {len(trigrams)} (threshold {args.threshold:g})", file=sys.stderr)
     unigrams = None
     if args.vocabulary_size > 0:
-        unigrams, bigrams, trigrams = restrict(trie, uni_bo, bigrams, trigrams, reading_vocabulary(words_folder, args.vocabulary_size))
+        unigrams, bigrams, trigrams = restrict(trie, bigrams, trigrams, reading_vocabulary(words_folder, args.vocabulary_size))
         print(f"prune-lm: the n-gram pass's {len(unigrams)} words (the first {args.vocabulary_size} reading words and the dictation words): "
               f"bigrams {len(bigrams)}, trigrams {len(trigrams)}", file=sys.stderr)
     print(f"prune-lm: -> {dest}", file=sys.stderr)

@@ -80,9 +80,9 @@ public final class DecoderGrammar: Sendable {
 
     /// Phones of free text below which a sentence ending in it is unfinished.
     static let shortestEndedFreeText = 4
-    /// Phones of free text below which a run of it holds no words: read
-    /// with the n-gram pass, one phone was always the edge of a grammar
-    /// word or a breath taken for a word.
+    /// Phones of free text below which a run of it holds no words: in the
+    /// fixtures, a run of one phone was the tail of the grammar word before
+    /// it, where the n-gram pass found a word all the same.
     static let shortestFreeText = 2
 
     /// Whether a hypothesis — pocketsphinx's tokens, free text as phone-loop

@@ -860,11 +860,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // their context, and its edges cut words in half.
         var context: [Segment]? = streamedDictation
         func dictated(_ run: [Segment]) throws -> [RecognizedWord] {
-            guard let first = run.first, let last = run.last, let dictation = state.dictation else { return [] }
             // One phone is no free text: the tail of the word before it or a
             // breath after it, where the n-gram pass would find a word ("send a
             // message to Bobo on MonkeyChat" heard with the message "top").
-            guard run.count >= DecoderGrammar.shortestFreeText else { return [] }
+            guard run.count >= DecoderGrammar.shortestFreeText, let first = run.first, let last = run.last,
+                  let dictation = state.dictation else { return [] }
             if context == nil { context = try decode(samples[...], with: dictation, frameRate: frameRate).segments }
             return context!.compactMap { segment in
                 let middle = (segment.startFrame + segment.endFrame + 1) / 2
