@@ -906,9 +906,12 @@ public actor Assistant {
             } catch {
                 logger.error("app choice grammar failed to compile", metadata: ["error": "\(error)"])
             }
-            return Turn(heard: text, confidence: 1, app: nil, intent: parse.intent, slots: Self.parameters(from: parse.slots).mapValues(\.value),
-                        speech: "Which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
-                        code: "whichApp", prompt: choosingApp != nil, audioSeconds: 0, decodeSeconds: 0)
+            let parameters = Self.parameters(from: parse.slots)
+            var turn = Turn(heard: text, confidence: 1, app: nil, intent: parse.intent, slots: parameters.mapValues(\.value),
+                            speech: "Which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
+                            code: "whichApp", prompt: choosingApp != nil, audioSeconds: 0, decodeSeconds: 0)
+            turn.spokenSlots = parameters.mapValues(\.spoken)
+            return turn
         case .app(let parse, let announce):
             if parse.app == Help.app { return help(parse, heard: text) }
             best = parse
@@ -955,17 +958,21 @@ public actor Assistant {
         let key = IntentKey(app: best.app, intent: best.intent)
         let parameters = Self.parameters(from: best.slots)
         guard let handler = handlers[key], let description = catalog.app(named: best.app)?.description(of: best.intent) else {
-            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
-                        slots: parameters.mapValues(\.value),
-                        speech: "Sorry, \(best.app) can't do that yet.", code: "unsupported", prompt: false,
-                        audioSeconds: 0, decodeSeconds: 0)
+            var turn = Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
+                            slots: parameters.mapValues(\.value),
+                            speech: "Sorry, \(best.app) can't do that yet.", code: "unsupported", prompt: false,
+                            audioSeconds: 0, decodeSeconds: 0)
+            turn.spokenSlots = parameters.mapValues(\.spoken)
+            return turn
         }
         if let refusal = refusal(app: best.app, description: description) {
             logger.info("request refused", metadata: ["intent.app": "\(best.app)", "intent.name": "\(best.intent)",
                                                       "reason": "\(refusal)"])
-            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
-                        slots: parameters.mapValues(\.value), speech: refusal, code: "refused", prompt: false,
-                        audioSeconds: 0, decodeSeconds: 0)
+            var turn = Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
+                            slots: parameters.mapValues(\.value), speech: refusal, code: "refused", prompt: false,
+                            audioSeconds: 0, decodeSeconds: 0)
+            turn.spokenSlots = parameters.mapValues(\.spoken)
+            return turn
         }
         let intent = Intent(app: best.app, name: best.intent, parameters: parameters)
         let conversation = Conversation(intent: intent, description: description, handler: handler,
@@ -975,7 +982,8 @@ public actor Assistant {
         if !unsure.isEmpty {
             logger.info("free text heard unsurely: reading it back", metadata: ["intent.parameters": "\(unsure.sorted())"])
         }
-        let started = turn(heard: text, reply: await conversation.start(unsure: unsure))
+        var started = turn(heard: text, reply: await conversation.start(unsure: unsure))
+        started.spokenSlots = parameters.mapValues(\.spoken)
         await refreshVocabulary(after: started)
         return started
     }

@@ -14,6 +14,11 @@ public struct Turn: Sendable, Codable, Equatable {
     public var intent: String?
     /// Parameter name → value, as resolved so far.
     public var slots: [String: String]
+    /// Parameter name → the words the request said for it, as read before
+    /// the app resolved it ("twenty dollars" where ``slots`` has "20 USD";
+    /// a list item by its name, "Bobo Jr." for "bobo junior"). Only on the
+    /// turn that reads a request; empty on answers to Hark's questions.
+    public var spokenSlots: [String: String] = [:]
     /// What Hark said.
     public var speech: String
     /// The response code (`success`, `failure`, `inProgress`, ...), `prompt`
@@ -58,6 +63,7 @@ public struct Turn: Sendable, Codable, Equatable {
         case audioSeconds = "audio_seconds"
         case decodeSeconds = "decode_seconds"
         case userActivity = "user_activity"
+        case spokenSlots = "spoken_slots"
         case developerError = "developer_error"
     }
 }

@@ -653,10 +653,9 @@ public enum Bench {
     }
 
     static func score(_ u: LabelledUtterance, _ turn: Turn, latency: Double) -> UtteranceResult {
-        let answer = Answer(app: turn.app, intent: turn.intent, slots: turn.slots, code: turn.code)
+        let answer = Answer(app: turn.app, intent: turn.intent, slots: turn.slots, spokenSlots: turn.spokenSlots, code: turn.code)
         let judgement = judge(u, answer)
         let reference = u.text.map(WordErrorRate.words) ?? []
-        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespacesAndNewlines) }
         let given = u.intent != nil && answer.isAnswer ? turn.slots : [:]
         var result = UtteranceResult(
             audio: u.audio, expectedIntent: u.intent, expectedSlots: u.slots, heard: turn.heard,
@@ -668,7 +667,9 @@ public enum Bench {
         if u.intent != nil {
             result.slotsGiven = given.count
             result.slotsLabelled = u.slots.count
-            result.slotsRight = u.slots.filter { name, value in given[name].map(trimmed) == trimmed(value) }.count
+            result.slotsRight = u.slots.filter { name, label in
+                given[name] != nil && SlotValue.matches(label: label, value: given[name], spoken: answer.spokenSlots[name])
+            }.count
         }
         result.code = answer.code
         result.confidence = turn.confidence
@@ -683,13 +684,16 @@ public enum Bench {
         public var app: String?
         public var intent: String?
         public var slots: [String: String]
+        /// The words said for each slot (``Turn/spokenSlots``).
+        public var spokenSlots: [String: String]
         /// The turn's response code (`success`, `unsupported`, `notUnderstood`, ...).
         public var code: String
 
-        public init(app: String?, intent: String?, slots: [String: String] = [:], code: String) {
+        public init(app: String?, intent: String?, slots: [String: String] = [:], spokenSlots: [String: String] = [:], code: String) {
             self.app = app
             self.intent = intent
             self.slots = slots
+            self.spokenSlots = spokenSlots
             self.code = code
         }
 
@@ -705,9 +709,10 @@ public enum Bench {
     /// How one answer is judged.
     public struct Judgement: Sendable, Equatable {
         /// In-grammar: "command acceptance" — the intent is right and every
-        /// labelled slot is there with exactly the labelled value (both
-        /// trimmed); extra slots do not count against it; no answer is an
-        /// error. Out-of-grammar: the utterance was rejected.
+        /// labelled slot is there with the labelled value
+        /// (``SlotValue/matches(label:value:spoken:)``); extra slots do not
+        /// count against it; no answer is an error. Out-of-grammar: the
+        /// utterance was rejected.
         public var accepted: Bool
         /// In-grammar: the intent (and app, when labelled) is right.
         /// Out-of-grammar: rejected.
@@ -725,9 +730,10 @@ public enum Bench {
             let rejected = answer.code == "notUnderstood"
             return Judgement(accepted: rejected, intentCorrect: rejected)
         }
-        let trimmed = { (s: String) in s.trimmingCharacters(in: .whitespacesAndNewlines) }
         let intentCorrect = answer.isAnswer && answer.intent == expectedIntent && (u.app == nil || answer.app == u.app)
-        let slotsCorrect = u.slots.allSatisfy { name, value in answer.slots[name].map(trimmed) == trimmed(value) }
+        let slotsCorrect = u.slots.allSatisfy { name, label in
+            answer.slots[name] != nil && SlotValue.matches(label: label, value: answer.slots[name], spoken: answer.spokenSlots[name])
+        }
         return Judgement(accepted: intentCorrect && slotsCorrect, intentCorrect: intentCorrect)
     }
 

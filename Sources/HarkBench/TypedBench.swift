@@ -174,11 +174,10 @@ public enum TypedBench {
         // Values are compared as words, as they would be said: the case,
         // punctuation and spelling of free text as typed ("buy iPhone case",
         // "at six?") against a label written either way.
-        let spoken = { (s: String) in SpokenForm.words(of: s) }
         result.intentCorrect = result.outcome == "understood" && result.intent == expected
             && (request.app == nil || result.app == request.app)
         result.correct = result.intentCorrect
-            && request.slots.allSatisfy { name, value in result.slots[name].map(spoken) == spoken(value) }
+            && request.slots.allSatisfy { name, label in SlotValue.matches(label: label, value: result.slots[name]) }
         return result
     }
 

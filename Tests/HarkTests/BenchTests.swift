@@ -75,7 +75,9 @@ struct BenchTests {
               BenchAnswer(app: "Barista", intent: "orderDrink",
                      slots: ["coffeeDrink": "americano", "milkAmount": "soy milk", "size": "twelve ounce"], code: "unsupported"),
               BenchAnswer(app: "Barista", intent: "orderDrink",
-                     slots: ["coffeeDrink": "Americano", "milkAmount": "milk", "size": "twelve ounce"], code: "unsupported"),
+                     slots: ["coffeeDrink": "americano", "milkAmount": "milk", "size": "twelve"], code: "unsupported"),
+              BenchAnswer(app: "Barista", intent: "orderDrink", slots: ["coffeeDrink": "americano", "milkAmount": "milk"],
+                     spokenSlots: ["size": "twelve ounce"], code: "unsupported"),
               BenchAnswer(app: "Barista", intent: "cancelOrder",
                      slots: ["coffeeDrink": "americano", "milkAmount": "milk", "size": "twelve ounce"], code: "unsupported"),
               BenchAnswer(app: nil, intent: nil, code: "notUnderstood"),
@@ -84,6 +86,41 @@ struct BenchTests {
           ])
     func rejects(answer: BenchAnswer) {
         #expect(!Bench.judge(order, answer).accepted)
+    }
+
+    @Test("a value is judged as words said: its case and punctuation, or the words said for a resolved value, do not count against it")
+    func valuesAsSaid() {
+        let payment = LabelledUtterance(audio: "/a/pay.wav", intent: "INSendPaymentIntent",
+                                        slots: ["payee": "Bobo Jr.", "currencyAmount": "twenty dollars", "note": "i'm sorry"])
+        let resolved = BenchAnswer(app: "MonkeyPay", intent: "INSendPaymentIntent",
+                                   slots: ["payee": "Bobo Jr.", "currencyAmount": "20 USD", "note": "I'm sorry"],
+                                   spokenSlots: ["payee": "Bobo Jr.", "currencyAmount": "twenty dollars", "note": "I'm sorry"],
+                                   code: "prompt")
+        #expect(Bench.judge(payment, resolved).accepted)
+        var unsaid = resolved
+        unsaid.spokenSlots = [:]
+        #expect(!Bench.judge(payment, unsaid).accepted, "20 USD is not the words twenty dollars")
+        var misheard = resolved
+        misheard.spokenSlots["currencyAmount"] = "twenty five dollars"
+        misheard.slots["currencyAmount"] = "25 USD"
+        #expect(!Bench.judge(payment, misheard).accepted)
+        var wrongNote = resolved
+        wrongNote.slots["note"] = "I'm sore"
+        wrongNote.spokenSlots["note"] = "I'm sore"
+        #expect(!Bench.judge(payment, wrongNote).accepted)
+        #expect(SlotValue.matches(label: "banana-car", value: "Banana Car"))
+        #expect(SlotValue.matches(label: "Bobo Jr.", value: "bobo jr"))
+        #expect(!SlotValue.matches(label: "Bobo Jr.", value: "Bobo"))
+        #expect(!SlotValue.matches(label: "Bobo", value: nil, spoken: nil))
+        // Scored the same way: a slot said right counts as right.
+        let turn = Turn(heard: "send bobo junior twenty dollars for i'm sorry on monkey pay", confidence: 0.9, app: "MonkeyPay",
+                        intent: "INSendPaymentIntent", slots: resolved.slots, speech: "", code: "prompt", prompt: true,
+                        audioSeconds: 2, decodeSeconds: 0.1)
+        #expect(Bench.score(payment, turn, latency: 0.1).slotsRight == 2, "the amount, without the words said, is not right")
+        var said = turn
+        said.spokenSlots = resolved.spokenSlots
+        #expect(Bench.score(payment, said, latency: 0.1).slotsRight == 3)
+        #expect(Bench.score(payment, said, latency: 0.1).accepted)
     }
 
     @Test("the intent counts even when a slot is wrong; a labelled app must match")

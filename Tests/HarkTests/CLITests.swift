@@ -39,6 +39,21 @@ struct CLITests {
         #expect((objects[1]["slots"] as? [String: String])?["recipients"] == "Bobo")
     }
 
+    @Test("a turn gives each slot as resolved and as said: twenty dollars is 20 USD; an answer to a question gives no words said")
+    func spokenSlots() throws {
+        let input = try temporaryDirectory("input").appendingPathComponent("turns.txt")
+        try Data("Send Bobo twenty dollars with MonkeyPay\nMessage Bobo on MonkeyChat\nsee you soon\n".utf8).write(to: input)
+        let result = try runHark(["converse", "--json"], stdin: input.path)
+        #expect(result.status == 0, "\(result.err)")
+        let turns = try result.out.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try #require(turns.count == 3, "\(result.out)")
+        #expect(turns[0]["slots"] as? [String: String] == ["payee": "Bobo", "currencyAmount": "20 USD"])
+        #expect(turns[0]["spoken_slots"] as? [String: String] == ["payee": "Bobo", "currencyAmount": "twenty dollars"])
+        #expect(turns[1]["spoken_slots"] as? [String: String] == ["recipients": "Bobo"])
+        #expect((turns[2]["slots"] as? [String: String])?["content"] == "see you soon")
+        #expect(turns[2]["spoken_slots"] as? [String: String] == [:])
+    }
+
     @Test("a sentence for no app that the grammars would take is rejected on its low confidence")
     func lowConfidenceRejected() throws {
         // "Turn on the living room lights": forced onto the sample apps'
