@@ -337,7 +337,8 @@ public actor Assistant {
             let names = namesNoApp ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
             return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)
-                return names.contains { words.containsRun($0) } || (namesNoApp && Self.opensWithAnotherApp(words))
+                return names.contains { words.containsRun($0) }
+                    || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
             }
         }
@@ -380,17 +381,31 @@ public actor Assistant {
         return false
     }
 
+    /// The same for typed free text that opens with where it goes, a name
+    /// written as one, then a comma: "take a note in Evernote, buy stamps",
+    /// "text Bobo on Signal, I'm outside". A place or a time written so ("in
+    /// five, ...", "on my way, ...") is not a name.
+    static func opensWithAnotherApp(typed text: String) -> Bool {
+        guard let comma = text.firstIndex(of: ",") else { return false }
+        let head = text[..<comma].split(separator: " ")
+        guard (2...3).contains(head.count), channels.contains(head[0].lowercased()),
+              head[1].first?.isUppercase == true else { return false }
+        return isAppName(ArraySlice(head.dropFirst().map { $0.lowercased() }))
+    }
+
     /// Whether free text is only words that point at something said
-    /// elsewhere — "Note that down" (a note saying "down"), "Add it to my
-    /// list", "Text Bobo that": a request with nothing in it to write, not
-    /// one whose words are "down". A short message that says something
+    /// elsewhere — "Note that down" (a note saying "down"), "Write that
+    /// down somewhere", "Add it to my list", "Text Bobo that": a request with nothing in it to write, not
+    /// one whose words are "down"; nor one whose words are only a
+    /// hesitation ("message Bobo on MonkeyChat um"). A short message that says something
     /// ("on it", "here", "now") is a message.
     static func saysNothing(_ words: [String]) -> Bool {
-        !words.isEmpty && words.allSatisfy { pointingWords.contains($0) }
+        !words.isEmpty && words.allSatisfy { pointingWords.contains($0) || TextParser.hesitations.contains($0) }
     }
 
     private static let pointingWords: Set<String> = [
         "down", "up", "off", "out", "it", "that", "this", "these", "those", "them", "something", "anything", "stuff",
+        "somewhere", "anywhere",
     ]
 
     /// Words that say where a message goes: "on Signal", "via WhatsApp".

@@ -321,6 +321,19 @@ public struct TextParser: Sendable {
         return best
     }
 
+    /// Sounds of hesitation, never words of free text at its ends: "text
+    /// Bobo, uh, did you feed the cat" says "did you feed the cat".
+    /// Only these: "okay", "so", "like" or "well" may open a message.
+    public static let hesitations: Set<String> = ["um", "uh", "uhm", "umm", "uhh", "er", "erm", "hmm", "mm"]
+
+    /// Drops hesitations from both ends of free text's words (and the typed
+    /// units they are in), unless nothing else is left.
+    static func trimHesitations(_ words: inout [String], _ units: inout [Int]) {
+        guard words.count == units.count, words.contains(where: { !hesitations.contains($0) }) else { return }
+        while let first = words.first, hesitations.contains(first) { words.removeFirst(); units.removeFirst() }
+        while let last = words.last, hesitations.contains(last) { words.removeLast(); units.removeLast() }
+    }
+
     /// The slots of a path; nil when a built-in value does not convert
     /// (such as "february thirtieth").
     private func makeParse(key: IntentKey, hypothesis: Hypothesis, typed: Typed?) -> Parse? {
@@ -351,7 +364,8 @@ public struct TextParser: Sendable {
                 if !open.isEmpty { open[open.count - 1].values.append(tag) }
             case .tag(.endSlot(let name)):
                 guard let index = open.lastIndex(where: { $0.name == name }) else { continue }
-                let slot = open.remove(at: index)
+                var slot = open.remove(at: index)
+                if slot.free, slot.values.isEmpty { Self.trimHesitations(&slot.words, &slot.units) }
                 let raw = slot.words.joined(separator: " ")
                 var value = slot.values.first ?? raw
                 if let first = slot.values.first, let type = SpokenValueType(tag: first) {

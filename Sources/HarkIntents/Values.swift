@@ -99,17 +99,38 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
         self.minute = minute
     }
 
+    /// From a request's parts: `day` ("tomorrow", "friday"; "tonight" is
+    /// today, its hours pm), `hour`, `minute`, `meridiem` ("am", "pm") and
+    /// `daypart` ("morning": a time said is am, none said is 9 am;
+    /// "afternoon" pm, 3 pm; "evening" pm, 6 pm; "night" pm, 9 pm). An hour
+    /// of 1 to 6 said without am or pm is pm: "remind me tomorrow at five"
+    /// is not 5 am.
     public init?(parameter: ParameterValue) {
         let parts = parameter.parts
         day = parts["day"]
         hour = parts["hour"].flatMap { Int($0) ?? NumberWords.parse($0) }
         minute = parts["minute"].flatMap { Int($0) ?? NumberWords.parse($0) }
-        if let h = hour, let meridiem = parts["meridiem"] {
+        var meridiem = parts["meridiem"]
+        var daypart = parts["daypart"]
+        if day == "tonight" {
+            day = "today"
+            daypart = daypart ?? "night"
+        }
+        if let daypart, let (defaultHour, half) = Self.dayparts[daypart] {
+            if hour == nil { hour = defaultHour } else { meridiem = meridiem ?? half }
+        }
+        if let h = hour {
+            if meridiem == nil, (1...6).contains(h) { meridiem = "pm" }
             if meridiem == "pm", h < 12 { hour = h + 12 }
             if meridiem == "am", h == 12 { hour = 0 }
         }
         guard day != nil || hour != nil else { return nil }
     }
+
+    /// A part of the day: the hour it means alone, and the half of the day its hours are in.
+    static let dayparts: [String: (hour: Int, half: String)] = [
+        "morning": (9, "am"), "afternoon": (15, "pm"), "evening": (18, "pm"), "night": (21, "pm"),
+    ]
 
     public var parameter: ParameterValue {
         var parts: [String: String] = [:]

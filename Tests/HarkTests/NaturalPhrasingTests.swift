@@ -233,6 +233,72 @@ struct NaturalPhrasingTests {
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
+    @Test("the twelfth batch (held out until measured): requests read right, nothing meant for nobody acted on")
+    func twelfthBatch() async throws {
+        let report = try await typedReport(["requests-12.jsonl"], atLeast: 80)
+        // As written (2026-11-28): 45 of 55 read right (81.8%), 1 of 25 for
+        // nobody acted on ("Kiki owes me like thirty bucks").
+        #expect(report.coverage >= 0.92, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("the thirteenth batch (held out until measured): requests read right, nothing meant for nobody acted on")
+    func thirteenthBatch() async throws {
+        let report = try await typedReport(["requests-13.jsonl"], atLeast: 85)
+        // As written (2026-11-28, labels corrected for form only): 44 of 60
+        // read right (73.3%), 1 of 25 for nobody acted on ("take a note in
+        // Evernote, buy stamps"). Its misses' general forms: hesitations
+        // around a message, "..., send it with MonkeyChat", "check
+        // MonkeyChat for missed calls", "it's for lunch", "out of my
+        // savings", "there's 4 of us", "pick me up at the library and take
+        // me home", "how much would it be to get from home to the mall",
+        // "tip him 3 dollars", "jot this down", "for Saturday morning".
+        #expect(report.coverage >= 0.91, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("hesitations around free text are not its words; a typed 'in Evernote,' opening a note sends it elsewhere")
+    func hesitationsAndOtherAppsTyped() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("um text Bobo on MonkeyChat uh did you feed the cat", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "did you feed the cat"]),
+            ("MonkeyChat tell Little Bobo, um, I'm outside, uh", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Little Bobo", "content": "I'm outside"]),
+            // A message that opens with "okay" or "so" keeps it.
+            ("tell Bobo on MonkeyChat okay see you soon", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "okay see you soon"]),
+            // A place written before a comma is no app.
+            ("take a note in TasksNotes, in Paris, buy stamps", "TasksNotes", "INCreateNoteIntent",
+             ["content": "in Paris, buy stamps"]),
+        ], by: assistant)
+        for text in ["take a note in Evernote, buy stamps", "text Bobo on Signal, I'm outside", "write that down somewhere"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+        // A message that is only a hesitation is a message not yet said: asked for.
+        #expect(await assistant.reading(of: "message Bobo on MonkeyChat um") == .understood(app: "MonkeyChat", intent: "INSendMessageIntent",
+                                                                                            slots: ["recipients": "Bobo"]))
+    }
+
+    @Test("a time of day: 1 to 6 without am or pm is pm, tonight is pm, and a part of the day gives its hour or its half")
+    func timesOfDay() async throws {
+        let expected = [
+            "Remind me to call mom tomorrow at 5 in TasksNotes": "tomorrow at 5 pm",
+            "Remind me to take my pills at 7 in TasksNotes": "at 7 am",
+            "Remind me to call mom tonight at 8 in TasksNotes": "today at 8 pm",
+            "Remind me to call mom tonight in TasksNotes": "today at 9 pm",
+            "Remind me to water the plants on Saturday morning in TasksNotes": "saturday at 9 am",
+            "Remind me to call mom tomorrow evening at 7 in TasksNotes": "tomorrow at 7 pm",
+            "Remind me to call mom on Friday afternoon at 2:30 in TasksNotes": "friday at 2:30 pm",
+            "Remind me to leave home at 5 am in TasksNotes": "at 5 am",
+            "Can you put water the plants in MonkeyTodo for Saturday morning": "saturday at 9 am",
+        ]
+        for (text, due) in expected {
+            let turn = await (try makeAssistant(recognizer: false)).read(text)
+            #expect(turn.intent == "INAddTasksIntent" && turn.slots["temporalEventTrigger"] == due, "\(text): \(turn.slots)")
+        }
+    }
+
     @Test("a verb that is the attribute sets it: \"flag Bobo's last message\" is flagged, not \"How do you want to mark it?\"")
     func flagIsTheAttribute() async throws {
         let assistant = try makeAssistant(recognizer: false)
