@@ -922,11 +922,10 @@ public actor Assistant {
                 logger.error("app choice grammar failed to compile", metadata: ["error": "\(error)"])
             }
             let parameters = Self.parameters(from: parse.slots)
-            var turn = Turn(heard: text, confidence: 1, app: nil, intent: parse.intent, slots: parameters.mapValues(\.value),
-                            speech: "Which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
-                            code: "whichApp", prompt: choosingApp != nil, audioSeconds: 0, decodeSeconds: 0)
-            turn.spokenSlots = parameters.mapValues(\.spoken)
-            return turn
+            return Turn(heard: text, confidence: 1, app: nil, intent: parse.intent, slots: parameters.mapValues(\.value),
+                        spokenSlots: parameters.mapValues(\.spoken),
+                        speech: "Which app? \(names.dropLast().joined(separator: ", ")) or \(names.last!)?",
+                        code: "whichApp", prompt: choosingApp != nil, audioSeconds: 0, decodeSeconds: 0)
         case .app(let parse, let announce):
             if parse.app == Help.app { return help(parse, heard: text) }
             best = parse
@@ -973,21 +972,17 @@ public actor Assistant {
         let key = IntentKey(app: best.app, intent: best.intent)
         let parameters = Self.parameters(from: best.slots)
         guard let handler = handlers[key], let description = catalog.app(named: best.app)?.description(of: best.intent) else {
-            var turn = Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
-                            slots: parameters.mapValues(\.value),
-                            speech: "Sorry, \(best.app) can't do that yet.", code: "unsupported", prompt: false,
-                            audioSeconds: 0, decodeSeconds: 0)
-            turn.spokenSlots = parameters.mapValues(\.spoken)
-            return turn
+            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
+                        slots: parameters.mapValues(\.value), spokenSlots: parameters.mapValues(\.spoken),
+                        speech: "Sorry, \(best.app) can't do that yet.", code: "unsupported", prompt: false,
+                        audioSeconds: 0, decodeSeconds: 0)
         }
         if let refusal = refusal(app: best.app, description: description) {
             logger.info("request refused", metadata: ["intent.app": "\(best.app)", "intent.name": "\(best.intent)",
                                                       "reason": "\(refusal)"])
-            var turn = Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
-                            slots: parameters.mapValues(\.value), speech: refusal, code: "refused", prompt: false,
-                            audioSeconds: 0, decodeSeconds: 0)
-            turn.spokenSlots = parameters.mapValues(\.spoken)
-            return turn
+            return Turn(heard: text, confidence: 1, app: best.app, intent: best.intent,
+                        slots: parameters.mapValues(\.value), spokenSlots: parameters.mapValues(\.spoken),
+                        speech: refusal, code: "refused", prompt: false, audioSeconds: 0, decodeSeconds: 0)
         }
         let intent = Intent(app: best.app, name: best.intent, parameters: parameters)
         let conversation = Conversation(intent: intent, description: description, handler: handler,

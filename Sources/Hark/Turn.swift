@@ -45,12 +45,14 @@ public struct Turn: Sendable, Codable, Equatable {
     public var site: String?
 
     public init(heard: String, confidence: Double, app: String?, intent: String?, slots: [String: String],
+                spokenSlots: [String: String] = [:],
                 speech: String, code: String, prompt: Bool, audioSeconds: Double, decodeSeconds: Double) {
         self.heard = heard
         self.confidence = confidence
         self.app = app
         self.intent = intent
         self.slots = slots
+        self.spokenSlots = spokenSlots
         self.speech = speech
         self.code = code
         self.prompt = prompt

@@ -668,7 +668,7 @@ public enum Bench {
             result.slotsGiven = given.count
             result.slotsLabelled = u.slots.count
             result.slotsRight = u.slots.filter { name, label in
-                given[name] != nil && SlotValue.matches(label: label, value: given[name], spoken: answer.spokenSlots[name])
+                given[name].map { SlotValue.matches(label: label, value: $0, spoken: answer.spokenSlots[name]) } ?? false
             }.count
         }
         result.code = answer.code
@@ -732,7 +732,7 @@ public enum Bench {
         }
         let intentCorrect = answer.isAnswer && answer.intent == expectedIntent && (u.app == nil || answer.app == u.app)
         let slotsCorrect = u.slots.allSatisfy { name, label in
-            answer.slots[name] != nil && SlotValue.matches(label: label, value: answer.slots[name], spoken: answer.spokenSlots[name])
+            answer.slots[name].map { SlotValue.matches(label: label, value: $0, spoken: answer.spokenSlots[name]) } ?? false
         }
         return Judgement(accepted: intentCorrect && slotsCorrect, intentCorrect: intentCorrect)
     }

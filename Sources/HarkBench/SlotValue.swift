@@ -9,9 +9,9 @@ import HarkGrammar
 /// dollars", as the development sets do, written as people say them).
 public enum SlotValue {
     /// Whether `label` names `value` (the slot as resolved) or `spoken`
-    /// (the words said for it); false when neither was given.
-    public static func matches(label: String, value: String?, spoken: String? = nil) -> Bool {
+    /// (the words said for it).
+    public static func matches(label: String, value: String, spoken: String? = nil) -> Bool {
         let expected = SpokenForm.words(of: label)
-        return [value, spoken].contains { given in given.map { SpokenForm.words(of: $0) == expected } ?? false }
+        return SpokenForm.words(of: value) == expected || spoken.map { SpokenForm.words(of: $0) == expected } == true
     }
 }

@@ -177,7 +177,7 @@ public enum TypedBench {
         result.intentCorrect = result.outcome == "understood" && result.intent == expected
             && (request.app == nil || result.app == request.app)
         result.correct = result.intentCorrect
-            && request.slots.allSatisfy { name, label in SlotValue.matches(label: label, value: result.slots[name]) }
+            && request.slots.allSatisfy { name, label in result.slots[name].map { SlotValue.matches(label: label, value: $0) } ?? false }
         return result
     }
 

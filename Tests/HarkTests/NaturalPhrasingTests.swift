@@ -293,8 +293,9 @@ struct NaturalPhrasingTests {
             "Remind me to leave home at 5 am in TasksNotes": "at 5 am",
             "Can you put water the plants in MonkeyTodo for Saturday morning": "saturday at 9 am",
         ]
+        let assistant = try makeAssistant(recognizer: false)
         for (text, due) in expected {
-            let turn = await (try makeAssistant(recognizer: false)).read(text)
+            let turn = await assistant.read(text)
             #expect(turn.intent == "INAddTasksIntent" && turn.slots["temporalEventTrigger"] == due, "\(text): \(turn.slots)")
         }
     }
