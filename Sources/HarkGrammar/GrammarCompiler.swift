@@ -77,6 +77,7 @@ public enum GrammarCompiler {
                 }
             }
         }
+        graph.seal()
         return graph
     }
 
