@@ -46,6 +46,11 @@ let package = Package(
             providers: [.apt(["libsamplerate0-dev"])]
         ),
         .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
@@ -97,11 +102,13 @@ let package = Package(
         .target(name: "HarkVisualCode", dependencies: ["CQREncode"]),
         /// Sample apps (MonkeyChat, ...) with their handlers.
         .target(name: "HarkSampleApps", dependencies: ["Hark", "HarkEngine", "HarkIntents", "HarkVisualCode"]),
+        /// The tool's malloc: jemalloc, and the options it starts with.
+        .target(name: "HarkAllocator", dependencies: ["CJemalloc"]),
         /// The command-line tool: argument parsing and wiring only.
         .executableTarget(
             name: "hark",
             dependencies: [
-                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode", "HarkText", "HarkWyoming",
+                "Hark", "HarkSampleApps", "HarkBench", "HarkVisualCode", "HarkText", "HarkWyoming", "HarkAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

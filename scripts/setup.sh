@@ -21,6 +21,8 @@ packages=(
   libqrencode-dev
   # YAML for `hark import rhino` (Picovoice Rhino contexts)
   libyaml-dev
+  # the tool's malloc (Sources/HarkAllocator)
+  libjemalloc-dev
   pkg-config
   # RNNoise's installer
   python3

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HarkAllocator
 import Foundation
 import HarkText
 #if canImport(Glibc)
@@ -31,18 +32,6 @@ struct HarkCommand: AsyncParsableCommand {
 
     static func main() async {
         Output.holdStandardDescriptors()
-        #if canImport(Glibc)
-        // One malloc arena. With glibc's default (up to 8 per core) the
-        // threads that decode, synthesise and run handlers each fragment an
-        // arena of their own, and an hour of `hark listen` grows by some
-        // 5 MiB per hundred utterances; with one, resident memory stays
-        // flat (scripts/soak.sh). Set before any other thread allocates.
-        // mallopt and M_ARENA_MAX (-8) are in <malloc.h>, which Glibc does not import.
-        if let mallopt = dlsym(nil, "mallopt") {
-            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-            _ = unsafeBitCast(mallopt, to: Mallopt.self)(-8, 1)
-        }
-        #endif
         Suggestions.checkSubcommand(of: Self.self, in: Array(CommandLine.arguments.dropFirst()))
         await main(nil)
     }
@@ -219,6 +208,10 @@ func bootstrapLogging(verbose: Bool) {
         handler.logLevel = named ?? (verbose ? .debug : .warning)
         return handler
     }
+    // The tool's malloc (Sources/HarkAllocator): what memory figures are measured with.
+    Logger(label: "hark").debug("malloc", metadata: [
+        "malloc": "\(hark_allocator_version().map { "jemalloc " + String(cString: $0) } ?? "not jemalloc")",
+        "malloc.options": "\(String(cString: hark_allocator_options()))"])
 }
 
 /// Prints `value` as one line of JSON (keys sorted, so output is stable).

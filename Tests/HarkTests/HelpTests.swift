@@ -134,6 +134,16 @@ struct HelpTests {
         #expect(result.out.trimmingCharacters(in: .whitespacesAndNewlines) == HarkVersion.number)
     }
 
+    @Test("the tool's malloc is jemalloc, one arena, freed pages given back at once; MALLOC_CONF still overrides")
+    func allocator() throws {
+        let result = try runHark(["converse", "--verbose"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("malloc=jemalloc 5."), "\(result.err)")
+        #expect(result.err.contains("malloc.options=narenas:1,dirty_decay_ms:0,muzzy_decay_ms:0,tcache_max:256"), "\(result.err)")
+        let overridden = try runHark(["converse", "--verbose"], environment: ["MALLOC_CONF": "narenas:2"])
+        #expect(overridden.err.contains("malloc.options=narenas:2,"), "\(overridden.err)")
+    }
+
     @Test("--json output parses", arguments: [
         ["domains", "--json", "--intent", "INSendMessageIntent"],
         ["lexicon", "Bananarific", "--hint", "ba nana ri fic", "--json"],
