@@ -1,13 +1,12 @@
 import Foundation
 import HarkCatalog
 import Testing
+import HarkTestSupport
 
 @Suite("Authorizations store")
 struct AuthorizationStoreTests {
     func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-auth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try Scratch.directory("auth")
     }
 
     @Test("decisions persist, and the first run's preauthorized apps are authorized")

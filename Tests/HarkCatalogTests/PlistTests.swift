@@ -1,6 +1,7 @@
 import Foundation
 import HarkCatalog
 import Testing
+import HarkTestSupport
 
 /// The checkout's `models/` folder.
 enum Repo {
@@ -12,10 +13,7 @@ enum Repo {
 
 /// A fresh temporary folder.
 func temporaryDirectory(_ name: String = #function) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("hark-catalog-tests-\(name.filter(\.isLetter))-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try Scratch.directory("catalog-tests-" + name)
 }
 
 /// Writes `plist` (a property-list value) to `url` in `format`.

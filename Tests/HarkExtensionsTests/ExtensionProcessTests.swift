@@ -4,6 +4,7 @@ import HarkExtensions
 import HarkIntents
 import Logging
 import Testing
+import HarkTestSupport
 
 /// Real extension processes (python3 and sh scripts written for each test)
 /// driven through the protocol: well-behaved ones, and ones that crash,
@@ -58,8 +59,7 @@ struct ExtensionProcessTests {
 
     /// An extension process in a fresh app folder running `command`.
     static func process(_ command: [String], handshakeTimeout: Duration = .seconds(10)) throws -> ExtensionProcess {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-ext-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.directory("ext")
         try script.write(to: folder.appendingPathComponent("ext.py"), atomically: true, encoding: .utf8)
         var logger = Logger(label: "hark.extension.test")
         logger.logLevel = .critical  // the tests check the errors themselves

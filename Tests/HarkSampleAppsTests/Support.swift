@@ -20,10 +20,7 @@ enum Repo {
 
 /// A fresh temporary folder.
 func temporaryDirectory(_ name: String = #function) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("hark-apps-tests-\(name.filter(\.isLetter))-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try Scratch.directory("apps-tests-" + name)
 }
 
 enum SampleInfo {

@@ -23,10 +23,7 @@ enum Repo {
 
 /// A fresh temporary folder.
 func temporaryDirectory(_ name: String = #function) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("hark-tests-\(name.filter(\.isLetter))-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try Scratch.directory(name)
 }
 
 /// 0.4 s of loud white noise at 16 kHz, about as loud as speech: a pan

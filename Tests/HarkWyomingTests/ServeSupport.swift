@@ -21,9 +21,7 @@ enum Repo {
 
 /// A fresh temporary folder.
 func temporaryDirectory(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-serve-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try Scratch.directory("serve-" + name)
 }
 
 /// The Wyoming project's Python library and satellite, installed once by scripts/setup-wyoming.sh.
