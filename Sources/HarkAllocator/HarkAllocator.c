@@ -8,7 +8,7 @@
 // nodes of 128 bytes). glibc puts an 8-byte header before each block and
 // rounds up to 16 (144 bytes a node); jemalloc keeps blocks of one size
 // together without headers. Measured (README, "Memory"): `hark listen` with
-// every sample app peaks 4 MB lower, the coffee grammar's bench 6 MiB lower,
+// every sample app peaks 4 MB lower, barista-dev's bench 4 MiB lower,
 // at the same decoding speed.
 //
 // The options (read by jemalloc from this symbol before its first
