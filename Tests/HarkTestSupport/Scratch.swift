@@ -14,12 +14,10 @@ public enum Scratch {
         return url
     }
 
-    /// The run's folder, made (and its removal at exit arranged) on first use.
-    public static var run: URL { runFolder }
-
     private static let prefix = "hark-test-run-"
 
-    private static let runFolder: URL = {
+    /// The run's folder, made (and its removal at exit arranged) on first use.
+    public static let run: URL = {
         let fm = FileManager.default
         let temporary = fm.temporaryDirectory
         // Folders of earlier runs whose process is gone.
@@ -29,9 +27,7 @@ public enum Scratch {
         }
         let url = temporary.appendingPathComponent("\(prefix)\(getpid())")
         try? fm.createDirectory(at: url, withIntermediateDirectories: true)
-        atexit {
-            try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent("hark-test-run-\(getpid())").path)
-        }
+        atexit { try? FileManager.default.removeItem(at: Scratch.run) }
         return url
     }()
 }
