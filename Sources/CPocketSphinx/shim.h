@@ -65,3 +65,18 @@ typedef struct hark_ps_decoder_s {
     int refcount;
     hark_acmod_t *acmod;
 } hark_ps_decoder_t;
+
+// An anonymous file in memory (Linux's memfd_create, by its system call:
+// Glibc declares the wrapper only for _GNU_SOURCE), for text pocketsphinx
+// must read from a path: HarkRecognition's InMemoryFile. -1 where the
+// kernel or the C library has no such call.
+#include <unistd.h>
+#include <sys/syscall.h>
+static inline int hark_memfd_create(const char *name) {
+#ifdef SYS_memfd_create
+    return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+#else
+    (void)name;
+    return -1;
+#endif
+}

@@ -233,12 +233,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         self.model = model
         self.options = options
         let lexicon = try lexicon ?? LexiconCache.shared.lexicon(at: model.dictionary)
-        // Start with an empty dictionary file: words are added as grammars need them,
+        // Start with an empty dictionary: words are added as grammars need them,
         // which keeps start-up fast and the search's vocabulary exact.
-        let emptyDict = FileManager.default.temporaryDirectory
-            .appendingPathComponent("hark-empty-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).dict").path
-        _ = FileManager.default.createFile(atPath: emptyDict, contents: Data("sil SIL\n".utf8))
-        defer { try? FileManager.default.removeItem(atPath: emptyDict) }
+        let emptyDict = try InMemoryFile(named: "empty", contents: "sil SIL\n")
 
         var shared: [String: String] = [
             "-hmm": model.acousticModel,
@@ -247,8 +244,8 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         for (k, v) in options.arguments { shared[k.hasPrefix("-") ? k : "-" + k] = v }
         sharedArguments = shared
         var args = DecoderOptions.measuredArguments.merging(shared) { _, given in given }
-        args["-dict"] = emptyDict
-        let decoder = try Self.makeDecoder(args, modelPath: model.acousticModel)
+        args["-dict"] = emptyDict.path
+        let decoder = try withExtendedLifetime(emptyDict) { try Self.makeDecoder(args, modelPath: model.acousticModel) }
         var initial = State(decoder: decoder, lexicon: lexicon, knownWords: ["sil"])
         initial.keepInitialMean(of: decoder)
         // Phones this model lacks are left out of the loops rather than failing.
@@ -907,20 +904,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             var args = DecoderOptions.dictationArguments.merging(sharedArguments) { _, given in given }
             args["-dict"] = model.dictionary
             args["-lm"] = lm
-            var restricted: String?
+            var restricted: InMemoryFile?
             if !grammar.dictation.readingWords.isEmpty {
                 let reading = grammar.dictation.readingWords.prefix(grammar.dictation.readingVocabularySize ?? .max)
                 let words = needed.union(reading).filter { state.lexicon.dictionaryPronunciations(of: $0) != nil }
-                let path = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("hark-dictation-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).dict").path
-                guard FileManager.default.createFile(atPath: path, contents: Data(state.lexicon.pronouncingDictionary(for: words).text.utf8)) else {
-                    throw RecognitionError("cannot write the dictation dictionary to \(path) (is the temporary folder writable?)")
-                }
-                args["-dict"] = path
-                restricted = path
+                let file = try InMemoryFile(named: "dictation", contents: state.lexicon.pronouncingDictionary(for: words).text)
+                args["-dict"] = file.path
+                restricted = file
             }
-            defer { if let restricted { try? FileManager.default.removeItem(atPath: restricted) } }
-            let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
+            let made = try withExtendedLifetime(restricted) { try Self.makeDecoder(args, modelPath: model.acousticModel) }
             state.dictation = made
             state.keepInitialMean(of: made)
             state.share(with: made)
