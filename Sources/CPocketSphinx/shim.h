@@ -66,6 +66,69 @@ typedef struct hark_ps_decoder_s {
     hark_acmod_t *acmod;
 } hark_ps_decoder_t;
 
+// Mirrors of the leading fields of sphinxbase 5prealpha's private n-gram
+// model structures (ngram_model_s in ngram_model_internal.h,
+// ngram_model_trie_s in ngram_model_trie.h, lm_trie_s, base_s, middle_s and
+// longest_s in lm_trie.h), read only by HarkRecognition's
+// MappedLanguageModel, which checks each against the public API and the
+// model's file before it relies on it.
+typedef struct hark_ngram_model_s {
+    int refcount;
+    uint32 *n_counts;
+    int32 n_1g_alloc;
+    int32 n_words;
+    uint8 n;
+    uint8 n_classes;
+    uint8 writable;
+    uint8 flags;
+    logmath_t *lmath;
+    float32 lw;
+    int32 log_wip;
+    int32 log_zero;
+    char **word_str;
+    hash_table_t *wid;
+    int32 *tmp_wids;
+    void **classes;
+    void *funcs;
+} hark_ngram_model_t;
+
+typedef struct hark_lm_trie_base_s {
+    uint8 word_bits;
+    uint8 total_bits;
+    uint32 word_mask;
+    uint8 *base;
+    uint32 insert_index;
+    uint32 max_vocab;
+} hark_lm_trie_base_t;
+
+typedef struct hark_lm_trie_middle_s {
+    hark_lm_trie_base_t base;
+    uint8 next_mask_bits;
+    uint32 next_mask;
+    uint8 quant_bits;
+    void *next_source;
+} hark_lm_trie_middle_t;
+
+typedef struct hark_lm_trie_longest_s {
+    hark_lm_trie_base_t base;
+    uint8 quant_bits;
+} hark_lm_trie_longest_t;
+
+typedef struct hark_lm_trie_s {
+    uint8 *ngram_mem;
+    size_t ngram_mem_size;
+    void *unigrams;
+    hark_lm_trie_middle_t *middle_begin;
+    hark_lm_trie_middle_t *middle_end;
+    hark_lm_trie_longest_t *longest;
+    void *quant;
+} hark_lm_trie_t;
+
+typedef struct hark_ngram_model_trie_s {
+    hark_ngram_model_t base;
+    hark_lm_trie_t *trie;
+} hark_ngram_model_trie_t;
+
 // An anonymous file in memory (Linux's memfd_create, by its system call:
 // Glibc declares the wrapper only for _GNU_SOURCE), for text pocketsphinx
 // must read from a path: HarkRecognition's InMemoryFile. -1 where the

@@ -168,6 +168,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         /// The passes' decoders that read the grammar decoder's acoustic
         /// model parameters instead of their own (see ``BorrowedModelParameters``).
         var borrowed: [BorrowedModelParameters] = []
+        /// The passes' decoders whose n-gram model reads its n-grams from a
+        /// mapping of its file (see ``MappedLanguageModel``).
+        var mappedLanguageModels: [(decoder: OpaquePointer, model: MappedLanguageModel)] = []
 
         /// Has `made`, a pass's decoder, read the grammar decoder's
         /// acoustic model parameters, if it can.
@@ -184,6 +187,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             }
             initialMeans.removeAll { $0.decoder == pass }
             ps_free(pass)
+            while let index = mappedLanguageModels.firstIndex(where: { $0.decoder == pass }) {
+                mappedLanguageModels.remove(at: index).model.unmap()
+            }
         }
 
         /// Keeps `decoder`'s running mean as it is now, just made, and
@@ -913,6 +919,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                 restricted = file
             }
             let made = try withExtendedLifetime(restricted) { try Self.makeDecoder(args, modelPath: model.acousticModel) }
+            if let mapped = MappedLanguageModel.map(made, file: lm) { state.mappedLanguageModels.append((made, mapped)) }
             state.dictation = made
             state.keepInitialMean(of: made)
             state.share(with: made)
