@@ -1,5 +1,6 @@
 import CPocketSphinx
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,9 +72,9 @@ struct MappedLanguageModel: @unchecked Sendable {
             let n = min(chunk, size - compared)
             guard memcmp(found + compared, memory + compared, n) == 0 else { break }
             compared += n
-            releasePages(inside: found + compared - n, bytes: n)
+            MemoryPages.release(inside: found + compared - n, bytes: n)
         }
-        releasePages(inside: mapped, bytes: offset)
+        MemoryPages.release(inside: mapped, bytes: offset)
         guard compared == size else {
             FileMapping.release(mapped)
             return nil
@@ -82,7 +83,7 @@ struct MappedLanguageModel: @unchecked Sendable {
             let at = Int(UInt(bitPattern: table.pointee.base!) - start)
             table.pointee.base = found.advanced(by: at).assumingMemoryBound(to: UInt8.self)
         }
-        releasePages(inside: UnsafeMutableRawPointer(memory), bytes: size)
+        MemoryPages.release(inside: UnsafeMutableRawPointer(memory), bytes: size)
         return MappedLanguageModel(mapping: mapped, bytes: size)
     }
 
@@ -118,15 +119,6 @@ struct MappedLanguageModel: @unchecked Sendable {
         }
         return nil
     }
-
-    /// Gives back the whole pages inside `bytes` bytes at `pointer`.
-    private static func releasePages(inside pointer: UnsafeMutableRawPointer, bytes: Int) {
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-        let first = (UInt(bitPattern: pointer) + page - 1) / page * page
-        let last = (UInt(bitPattern: pointer) + UInt(bytes)) / page * page
-        guard last > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        madvise(start, Int(last - first), MADV_DONTNEED)
-    }
 }
 
 /// One private mapping per file for the whole process, shared by every
@@ -138,11 +130,10 @@ private enum FileMapping {
     }
     private struct Entry {
         var key: Key
-        var length: Int
         var users: Int
     }
-    nonisolated(unsafe) private static var entries: [UnsafeMutableRawPointer: Entry] = [:]
-    private static let lock = NSLock()
+    /// Each mapping's address (as an integer: the pointer is not Sendable) and entry.
+    private static let entries = Mutex<[UInt: Entry]>([:])
 
     /// The file at `path` mapped (private, readable and writable: a write
     /// would copy the page rather than fault), if it is longer than `size`.
@@ -152,29 +143,32 @@ private enum FileMapping {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_size > size else { return nil }
-        let key = Key(device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec))
-        lock.lock()
-        defer { lock.unlock() }
-        if let (pointer, entry) = entries.first(where: { $0.value.key == key }) {
-            entries[pointer]!.users += 1
-            return (pointer, entry.length)
+        let key = Key(device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size),
+                      modified: Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec))
+        let address: UInt? = entries.withLock { entries in
+            if let (address, _) = entries.first(where: { $0.value.key == key }) {
+                entries[address]!.users += 1
+                return address
+            }
+            guard let mapped = mmap(nil, key.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else { return nil }
+            entries[UInt(bitPattern: mapped)] = Entry(key: key, users: 1)
+            return UInt(bitPattern: mapped)
         }
-        guard let mapped = mmap(nil, key.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else { return nil }
-        entries[mapped] = Entry(key: key, length: key.size, users: 1)
-        return (mapped, key.size)
+        return address.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }.map { ($0, key.size) }
     }
 
     /// One user fewer of the mapping at `pointer`; unmapped after the last.
     static func release(_ pointer: UnsafeMutableRawPointer) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var entry = entries[pointer] else { return }
-        entry.users -= 1
-        if entry.users > 0 {
-            entries[pointer] = entry
-        } else {
-            entries[pointer] = nil
-            munmap(pointer, entry.length)
+        entries.withLock { entries in
+            let address = UInt(bitPattern: pointer)
+            guard var entry = entries[address] else { return }
+            entry.users -= 1
+            if entry.users > 0 {
+                entries[address] = entry
+            } else {
+                entries[address] = nil
+                munmap(pointer, entry.key.size)
+            }
         }
     }
 }

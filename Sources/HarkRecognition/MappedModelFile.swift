@@ -59,3 +59,18 @@ extension AcousticModel {
         MappedModelFile(URL(fileURLWithPath: acousticModel).appendingPathComponent("mdef").path)
     }
 }
+
+/// Pages of memory given back to the system.
+enum MemoryPages {
+    /// Gives back the whole pages inside `bytes` bytes at `pointer` (a heap
+    /// buffer: its first and last partial pages may hold the allocator's
+    /// bookkeeping or other blocks and are left alone; or a private mapping
+    /// of a file, whose clean pages a later read brings back).
+    static func release(inside pointer: UnsafeMutableRawPointer, bytes: Int) {
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (UInt(bitPattern: pointer) + page - 1) / page * page
+        let last = (UInt(bitPattern: pointer) + UInt(bytes)) / page * page
+        guard last > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        madvise(start, Int(last - first), MADV_DONTNEED)
+    }
+}

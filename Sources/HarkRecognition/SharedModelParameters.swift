@@ -60,8 +60,8 @@ struct BorrowedModelParameters: @unchecked Sendable {
         // The borrower's own copies are never read again: their pages go
         // back to the system (the buffers stay allocated, for pocketsphinx
         // to free).
-        releasePages(inside: UnsafeMutableRawPointer(ownMeans), bytes: means * MemoryLayout<Float>.size)
-        releasePages(inside: UnsafeMutableRawPointer(ownVariances), bytes: means * MemoryLayout<Float>.size)
+        MemoryPages.release(inside: UnsafeMutableRawPointer(ownMeans), bytes: means * MemoryLayout<Float>.size)
+        MemoryPages.release(inside: UnsafeMutableRawPointer(ownVariances), bytes: means * MemoryLayout<Float>.size)
         if let map = b.pointee.sendump_mmap?.pointee { madvise(map.ptr, map.mapsize, MADV_DONTNEED) }
         return BorrowedModelParameters(borrower: borrower, gaussians: gb, ownMeans: ownMeans, ownVariances: ownVariances)
     }
@@ -141,17 +141,6 @@ struct BorrowedModelParameters: @unchecked Sendable {
             }
         }
         return true
-    }
-
-    /// Gives back the whole pages inside `bytes` bytes at `pointer` (a
-    /// heap buffer: its first and last partial pages hold the allocator's
-    /// bookkeeping and are left alone).
-    private static func releasePages(inside pointer: UnsafeMutableRawPointer, bytes: Int) {
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-        let first = (UInt(bitPattern: pointer) + page - 1) / page * page
-        let last = (UInt(bitPattern: pointer) + UInt(bytes)) / page * page
-        guard last > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        madvise(start, Int(last - first), MADV_DONTNEED)
     }
 }
 
