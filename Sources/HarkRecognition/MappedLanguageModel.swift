@@ -45,7 +45,8 @@ struct MappedLanguageModel: @unchecked Sendable {
         let start = UInt(bitPattern: memory), end = start + UInt(size)
         // Every table the lookups read lies inside the copy.
         var tables: [UnsafeMutablePointer<hark_lm_trie_base_t>] = []
-        if let begin = trie.pointee.middle_begin, let last = trie.pointee.middle_end, last >= begin, last - begin < 8 {
+        // `trie(of:)` checked that there is one middle table per order between 2 and n-1.
+        if let begin = trie.pointee.middle_begin, let last = trie.pointee.middle_end {
             for i in 0..<(last - begin) { tables.append(UnsafeMutableRawPointer(begin + i).assumingMemoryBound(to: hark_lm_trie_base_t.self)) }
         }
         if let longest = trie.pointee.longest { tables.append(UnsafeMutableRawPointer(longest).assumingMemoryBound(to: hark_lm_trie_base_t.self)) }

@@ -187,7 +187,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             }
             initialMeans.removeAll { $0.decoder == pass }
             ps_free(pass)
-            while let index = mappedLanguageModels.firstIndex(where: { $0.decoder == pass }) {
+            if let index = mappedLanguageModels.firstIndex(where: { $0.decoder == pass }) {
                 mappedLanguageModels.remove(at: index).model.unmap()
             }
         }
@@ -310,7 +310,12 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         return ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
     }
 
-    private static func makeDecoder(_ given: [String: String], modelPath: String) throws -> OpaquePointer {
+    /// A pocketsphinx decoder made with `given` options, one at a time
+    /// (``initLock``: pocketsphinx's initialisation is not safe to run
+    /// concurrently); a `-logfn` among them sets the process's log once (see
+    /// ``openLog(_:)``) instead of being passed on. Tests that need a bare
+    /// decoder make it here too.
+    static func makeDecoder(_ given: [String: String], modelPath: String) throws -> OpaquePointer {
         var args = given
         initLock.lock()
         defer { initLock.unlock() }

@@ -28,10 +28,7 @@ import Testing
     @Test func pocketsphinxReadsADictionaryFromIt() throws {
         let model = try AcousticModel()
         let dictionary = try InMemoryFile(named: "probe", contents: "sil SIL\nbobo B OW B OW\n")
-        let argv = ["-hmm", model.acousticModel, "-dict", dictionary.path, "-logfn", "/dev/null"]
-        let config = try #require(PocketSphinxDecoder.withCStrings(argv) { cmd_ln_parse_r(nil, ps_args(), $1, $0, 0) })
-        defer { cmd_ln_free_r(config) }
-        let decoder = try #require(ps_init(config))
+        let decoder = try PocketSphinxDecoder.makeDecoder(["-hmm": model.acousticModel, "-dict": dictionary.path], modelPath: model.acousticModel)
         defer { ps_free(decoder) }
         let phones = try #require(ps_lookup_word(decoder, "bobo"))
         defer { free(phones) }

@@ -12,10 +12,8 @@ private final class NGramDecoder {
     let dictionary: InMemoryFile
     init(model: AcousticModel, languageModel: String) throws {
         dictionary = try InMemoryFile(named: "probe", contents: "sil SIL\nbananas B AH N AE N AH Z\n")
-        let argv = ["-hmm", model.acousticModel, "-dict", dictionary.path, "-lm", languageModel, "-logfn", "/dev/null"]
-        let config = try #require(PocketSphinxDecoder.withCStrings(argv) { cmd_ln_parse_r(nil, ps_args(), $1, $0, 0) })
-        defer { cmd_ln_free_r(config) }
-        decoder = try #require(ps_init(config))
+        decoder = try PocketSphinxDecoder.makeDecoder(["-hmm": model.acousticModel, "-dict": dictionary.path, "-lm": languageModel],
+                                                      modelPath: model.acousticModel)
     }
     deinit { ps_free(decoder) }
 

@@ -12,10 +12,8 @@ struct SharedModelParametersTests {
     static func phoneDecoder() throws -> OpaquePointer? {
         let model = try AcousticModel()
         guard let phones = model.phoneLanguageModel else { return nil }
-        let argv = ["-hmm", model.acousticModel, "-allphone", phones, "-allphone_ci", "yes", "-beam", "1e-40", "-pbeam", "1e-40", "-logfn", "/dev/null"]
-        guard let config = PocketSphinxDecoder.withCStrings(argv, { cmd_ln_parse_r(nil, ps_args(), $1, $0, 0) }) else { return nil }
-        defer { cmd_ln_free_r(config) }
-        return ps_init(config)
+        return try PocketSphinxDecoder.makeDecoder(["-hmm": model.acousticModel, "-allphone": phones, "-allphone_ci": "yes",
+                                                     "-beam": "1e-40", "-pbeam": "1e-40"], modelPath: model.acousticModel)
     }
 
     /// The phones `decoder` hears in `samples`, with the path's score.
