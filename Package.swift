@@ -67,8 +67,10 @@ let package = Package(
         .target(name: "HarkALSA", dependencies: ["HarkAudio", "CALSA", "CALSAShims"]),
         /// Grammar language, intent graph, FSG/JSGF export, text parser.
         .target(name: "HarkGrammar", dependencies: ["HarkIntents", "HarkText", "CYAML"]),
+        /// What Swift cannot give pocketsphinx: frame evaluations it calls through a function pointer.
+        .target(name: "CPocketSphinxShims", dependencies: ["CPocketSphinx"]),
         /// pocketsphinx decoding against the intent graph.
-        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar", "HarkLetterToSound"]),
+        .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "CPocketSphinxShims", "HarkAudio", "HarkGrammar", "HarkLetterToSound"]),
         /// libespeak-ng's process-wide engine (one lock for synthesis and phonemes) and its errors.
         .target(name: "HarkESpeak", dependencies: ["CESpeakNG"]),
         /// Pronunciations for words no dictionary has, from espeak-ng's letter-to-sound rules.

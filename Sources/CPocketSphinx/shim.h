@@ -13,8 +13,8 @@
 // structures that hold a decoder's Gaussian mixture model (ps_decoder_s in
 // pocketsphinx_internal.h, acmod_s in acmod.h, ptm_mgau_s in ptm_mgau.h,
 // gauden_t in ms_gauden.h, mmio_file_s in sphinxbase's mmio.c), read only
-// by HarkRecognition's SharedModelParameters, which checks each against the
-// public API and the model's files before it relies on it.
+// by HarkRecognition's SharedModelParameters and SharedSenoneScores, which
+// check each against the public API and the model's files before relying on it.
 typedef struct hark_mmio_file_s {
     void *ptr;
     size_t mapsize;
@@ -49,13 +49,25 @@ typedef struct hark_ptm_mgau_s {
     int16 ds_ratio;
 } hark_ptm_mgau_t;
 
+// bin_mdef_s in bin_mdef.h: the model definition's counts (the
+// context-independent senones are the first n_ci_sen), read by
+// SharedSenoneScores.
+typedef struct hark_bin_mdef_s {
+    int refcnt;
+    int32 n_ciphone;
+    int32 n_phone;
+    int32 n_emit_state;
+    int32 n_ci_sen;
+    int32 n_sen;
+} hark_bin_mdef_t;
+
 typedef struct hark_acmod_s {
     cmd_ln_t *config;
     logmath_t *lmath;
     void *strings;
     fe_t *fe;
     feat_t *fcb;
-    void *mdef;
+    hark_bin_mdef_t *mdef;
     void *tmat;
     hark_ptm_mgau_t *mgau;
 } hark_acmod_t;

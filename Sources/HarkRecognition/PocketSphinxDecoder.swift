@@ -161,6 +161,9 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         var dictationClassLimit = 127
         /// The allphone decoder of the confidence (see ``phoneDecoder(_:)``).
         var phonesDecoder: OpaquePointer?
+        /// The phone pass reads the grammar pass's scores of the
+        /// context-independent senones (see ``SharedSenoneScores``).
+        var senoneScores: SharedSenoneScores?
         /// A ``RecognitionStream`` holds the decoder (see ``startStream(grammar:)``).
         var streaming = false
         /// Every decoder's running cepstral mean as it was made (see ``resetAdaptation()``).
@@ -182,6 +185,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         /// others may borrow from: it goes last, in `deinit`).
         mutating func free(_ pass: OpaquePointer) {
             precondition(pass != decoder, "the grammar decoder is freed last")
+            if pass == phonesDecoder, let shared = senoneScores {
+                shared.uninstall()
+                senoneScores = nil
+            }
             if let index = borrowed.firstIndex(where: { $0.borrower == pass }) {
                 borrowed.remove(at: index).giveBack()
             }
@@ -646,7 +653,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             let phones = try phoneDecoder(&state!).map { UnsafeSendable($0) }
             let phonePass = Mutex<Result<[Segment], any Error>?>(nil)
             let group = DispatchGroup()
+            let shared = state!.senoneScores
             if let phones {
+                // The phone pass follows the grammar pass frame by frame,
+                // taking its scores (set before it starts, so that it waits).
+                shared?.begin()
                 let frameRate = frameRate
                 phoneWorker.async(group: group) {
                     let result = Result { try Self.decode(samples, with: phones.value, frameRate: frameRate).segments }
@@ -655,6 +666,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             }
             let pass: (segments: [Segment], confidence: Double)
             do {
+                defer { shared?.end() }
                 pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
             } catch {
                 group.wait()
@@ -783,10 +795,25 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         args["-pbeam"] = "1e-40"
         args["-wbeam"] = "1e-30"
         args["-allphone_ci"] = "yes"
-        args["-allphone"] = phoneModel
         let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
+        // The phone model is read here rather than by `-allphone`, so that
+        // its scores can be cached (see ``NGramScoreCache``).
+        do {
+            guard let logmath = ps_get_logmath(made),
+                  let phoneLanguageModel = ngram_model_read(ps_get_config(made), phoneModel, NGRAM_AUTO, logmath)
+            else { throw RecognitionError("pocketsphinx could not read the phone language model \(phoneModel) (reinstall pocketsphinx-en-us, or give a model folder with en-us-phone.lm.bin)") }
+            defer { ngram_model_free(phoneLanguageModel) }
+            _ = NGramScoreCache.install(on: phoneLanguageModel, logmath: logmath)
+            guard ps_set_allphone(made, "phones", phoneLanguageModel) == 0, ps_set_search(made, "phones") == 0
+            else { throw RecognitionError("pocketsphinx could not start the phone loop over \(phoneModel)") }
+        } catch {
+            ps_free(made)
+            throw error
+        }
         state.phonesDecoder = made
         state.keepInitialMean(of: made)
+        state.senoneScores = SharedSenoneScores.install(owner: state.decoder, reader: made)
+        // After the check above: lent parameters no longer look like the reader's own model.
         state.share(with: made)
         model.definitionFile.releasePages()
         return made

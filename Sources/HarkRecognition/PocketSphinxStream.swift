@@ -30,6 +30,8 @@ extension PocketSphinxDecoder {
         var dictation: UnsafeSendable<OpaquePointer>?
         /// The confidence's allphone pass (the model has a phone n-gram model).
         var phones: UnsafeSendable<OpaquePointer>?
+        /// The phone pass reads the grammar pass's senone scores.
+        var senoneScores: SharedSenoneScores?
         /// Every pass's running cepstral mean as it was before the stream.
         var means: [RunningMean] = []
 
@@ -127,6 +129,10 @@ extension PocketSphinxDecoder {
                 throw error
             }
             state!.streaming = true
+            if side.phones != nil, let shared = state!.senoneScores {
+                side.senoneScores = shared
+                shared.begin()
+            }
             return side
         }
     }
@@ -207,6 +213,9 @@ extension PocketSphinxDecoder {
     /// Ends the stream's utterance and reads it as ``recognize(_:grammar:)`` would.
     func endStream(samples: [Int16], grammar: DecoderGrammar, side: SidePasses) throws -> Recognition {
         var dictated: [Segment]?, phones: [Segment]?
+        // The grammar pass ends after the side passes: the phone pass
+        // evaluates its last frames itself rather than wait for them.
+        side.senoneScores?.end()
         do {
             // The side passes end at once, each on its own thread.
             let group = DispatchGroup()
@@ -252,6 +261,7 @@ extension PocketSphinxDecoder {
     func cancelStream(side: SidePasses) {
         state.withLock { state in
             guard let decoder = state?.decoder, state!.streaming else { return }
+            side.senoneScores?.end()
             _ = ps_end_utt(decoder)
             for other in [side.dictation, side.phones].compactMap({ $0 }) { _ = ps_end_utt(other.value) }
             side.restoreRunningMeans()

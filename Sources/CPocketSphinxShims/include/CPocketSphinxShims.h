@@ -1,0 +1,76 @@
+#ifndef C_POCKETSPHINX_SHIMS_H
+#define C_POCKETSPHINX_SHIMS_H
+
+#include <stdint.h>
+
+/// One decoder's scores of the context-independent senones handed to
+/// another decoder hearing the same audio, so that the Gaussians of a frame
+/// are evaluated once: HarkRecognition's SharedSenoneScores (the grammar
+/// pass the owner, the confidence's phone pass the reader).
+///
+/// Both arguments are pocketsphinx 0.8+5prealpha phonetically-tied mixture
+/// models (`ptm_mgau_t`, reached through the `hark_*` mirrors of the
+/// CPocketSphinx shim and checked by the caller). Installing replaces each
+/// one's table of functions with a copy whose frame evaluation is Hark's:
+///
+/// - The owner's, while publishing (between `begin` and `end`), evaluates
+///   the context-independent senones (the first `ci_senones`) beside its own
+///   active ones, keeps their scores and a hash of the frame's features,
+///   and gives its own search the scores it would have had (normalised
+///   against the best of its own active senones, as pocketsphinx does).
+/// - The reader's, when every active senone is context-independent, waits
+///   for the owner's frame while the owner publishes, and takes its scores
+///   when the owner heard the same features in that frame (normalised
+///   against the best of the reader's active senones); otherwise it
+///   evaluates the frame itself, as before.
+///
+/// Written in C because pocketsphinx calls the frame evaluation through a
+/// function pointer on its decoding thread.
+typedef struct hark_senone_share_s hark_senone_share_t;
+
+/// Installs the share; NULL (nothing changed) when memory runs out or a
+/// count is out of range.
+hark_senone_share_t *hark_senone_share_install(void *owner_mgau, void *reader_mgau,
+                                               int32_t senones, int32_t ci_senones,
+                                               int32_t streams, const int32_t *stream_lengths);
+
+/// Puts both models' own functions back and frees the share. Call before
+/// either decoder is freed.
+void hark_senone_share_uninstall(hark_senone_share_t *share);
+
+/// The owner publishes the frames it evaluates from now on (an utterance
+/// the reader hears too starts).
+void hark_senone_share_begin(hark_senone_share_t *share);
+
+/// The owner stops publishing; a reader waiting for a frame evaluates it
+/// itself.
+void hark_senone_share_end(hark_senone_share_t *share);
+
+/// Frames the reader took from the owner, and frames it evaluated itself
+/// (while installed).
+void hark_senone_share_counts(hark_senone_share_t *share, uint64_t *shared, uint64_t *evaluated);
+
+#endif
+
+#ifndef C_POCKETSPHINX_SHIMS_SCORE_CACHE
+#define C_POCKETSPHINX_SHIMS_SCORE_CACHE
+
+/// A cache of an n-gram model's scores in front of its own scoring:
+/// HarkRecognition's NGramScoreCache, for the confidence's phone model,
+/// which the allphone search asks for the same few thousand phone trigrams
+/// every frame (sphinxbase looks each up in its trie every time).
+///
+/// `functions` is the address of `model`'s pointer to its table of
+/// functions (`ngram_model_s.funcs`, reached through the CPocketSphinx
+/// shim's mirror and checked by the caller); the table is replaced with a copy whose
+/// scoring asks the cache first. Changing the model's weights, adding a
+/// word or flushing it empties the cache; freeing the model frees it.
+/// One thread at a time may score with the model, as with sphinxbase's own.
+/// Returns 0, or -1 with nothing changed (out of memory).
+int hark_ngram_score_cache_install(void *model, void **functions);
+
+/// Scores the cache answered, and scores the model computed, since installed.
+/// `model` must have the cache installed.
+void hark_ngram_score_cache_counts(void *model, uint64_t *hits, uint64_t *misses);
+
+#endif

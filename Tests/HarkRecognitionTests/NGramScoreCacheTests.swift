@@ -1,0 +1,66 @@
+import CPocketSphinx
+import Foundation
+@testable import HarkRecognition
+import Testing
+
+/// The phone model's scores asked of a cache in front of it are the model's own.
+@Suite struct NGramScoreCacheTests {
+    /// Every trigram and bigram score over the model's words, and the n-gram length each used.
+    private func scores(_ model: OpaquePointer) -> [Int32] {
+        let words = Int32(ngram_model_get_counts(model)![0])
+        var out: [Int32] = []
+        var used: Int32 = 0
+        for w in 0..<words {
+            for h1 in 0..<words {
+                out.append(ngram_bg_score(model, w, h1, &used)); out.append(used)
+                for h2 in stride(from: Int32(0), to: words, by: 3) {
+                    out.append(ngram_tg_score(model, w, h1, h2, &used)); out.append(used)
+                }
+            }
+        }
+        return out
+    }
+
+    @Test("a cached model scores every n-gram as the model does, after its weights change too")
+    func sameScores() throws {
+        let model = try AcousticModel()
+        let path = try #require(model.phoneLanguageModel, "Debian's en-us has a phone n-gram model")
+        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
+        defer { cmd_ln_free_r(config) }
+        let logmath = try #require(logmath_init(1.0001, 0, 0))
+        defer { logmath_free(logmath) }
+        let plain = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        defer { ngram_model_free(plain) }
+        let cached = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        defer { ngram_model_free(cached) }
+
+        let expected = scores(plain)
+        #expect(Set(expected).count > 1_000, "scores that differ n-gram by n-gram")
+        #expect(NGramScoreCache.install(on: cached, logmath: logmath))
+        #expect(scores(cached) == expected)
+        #expect(scores(cached) == expected)
+        let (hits, misses) = NGramScoreCache.counts(of: cached)
+        #expect(hits > 0 && misses > 0)
+
+        // New weights empty the cache: the scores follow the model.
+        ngram_model_apply_weights(plain, 9.5, 0.5)
+        ngram_model_apply_weights(cached, 9.5, 0.5)
+        let reweighted = scores(plain)
+        #expect(reweighted != expected)
+        #expect(scores(cached) == reweighted)
+    }
+
+    @Test("a model whose layout is not sphinxbase 5prealpha's is left as it is")
+    func wrongLogMath() throws {
+        let model = try AcousticModel()
+        let path = try #require(model.phoneLanguageModel)
+        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
+        defer { cmd_ln_free_r(config) }
+        let logmath = try #require(logmath_init(1.0001, 0, 0)), other = try #require(logmath_init(1.0001, 0, 0))
+        defer { logmath_free(logmath); logmath_free(other) }
+        let lm = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        defer { ngram_model_free(lm) }
+        // The log-math object is how the checks recognise the model's fields.
+        #expect(!NGramScoreCache.install(on: lm, logmath: other))
+    }
+}
