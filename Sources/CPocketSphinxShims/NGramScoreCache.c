@@ -1,6 +1,7 @@
 #include "CPocketSphinxShims.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 // sphinxbase 5prealpha's table of an n-gram model's functions
 // (ngram_funcs_t in ngram_model_internal.h).
@@ -13,17 +14,22 @@ typedef struct ngram_functions_s {
     void (*flush)(void *model);
 } ngram_functions_t;
 
-// Direct-mapped: a frame's questions are a few hundred trigrams, much the
-// same from one frame to the next.
-enum { ENTRIES = 8192 };
+// Every n-gram of up to three words of a vocabulary of at most MAX_WORDS
+// (a phone model's 40-odd phones) has a place in one of three dense tables,
+// filled as asked: the allphone search asks for tens of thousands of
+// different phone trigrams in one utterance, the same ones in the next.
+// The tables are an anonymous mapping, resident only where touched.
+enum { MAX_WORDS = 64 };
 
 typedef struct score_cache_s {
     ngram_functions_t functions;   // first: the model's table pointer points here
     ngram_functions_t *original;
     void **slot;                   // the model's pointer to its table
-    uint64_t keys[ENTRIES];        // 0: empty
-    int32_t scores[ENTRIES];
-    int32_t used[ENTRIES];
+    int32_t words;
+    size_t entries;                // words^3 + words^2 + words
+    int32_t *scores;               // trigrams, then bigrams, then unigrams
+    uint8_t *used;                 // the n-gram length the model used, plus one; 0: not asked yet
+    size_t bytes;                  // of the mapping holding both
     uint64_t hits, misses;
 } score_cache_t;
 
@@ -36,27 +42,40 @@ static score_cache_t *cache_of_model(void *model) {
 }
 
 static void cache_clear(score_cache_t *c) {
-    for (int i = 0; i < ENTRIES; ++i) c->keys[i] = 0;
+    // Given back to the system, read again as zeros.
+    madvise(c->scores, c->bytes, MADV_DONTNEED);
 }
 
 static int32_t cached_score(void *model, int32_t wid, int32_t *history, int32_t n_hist, int32_t *n_used) {
     score_cache_t *c = cache_of_model(model);
-    int32_t h0 = n_hist > 0 ? history[0] : 0, h1 = n_hist > 1 ? history[1] : 0;
-    if (n_hist > 2 || wid < 0 || wid > 0xffff || h0 < 0 || h0 > 0xffff || h1 < 0 || h1 > 0xffff)
+    int32_t w = c->words;
+    size_t index;
+    if (wid < 0 || wid >= w || n_hist < 0 || n_hist > 2)
         return c->original->score(model, wid, history, n_hist, n_used);
-    uint64_t key = (1ULL << 63) | ((uint64_t)n_hist << 48) | ((uint64_t)wid << 32) | ((uint64_t)h0 << 16) | (uint64_t)h1;
-    uint32_t index = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 51) & (ENTRIES - 1);
-    if (c->keys[index] == key) {
+    if (n_hist == 2) {
+        if (history[0] < 0 || history[0] >= w || history[1] < 0 || history[1] >= w)
+            return c->original->score(model, wid, history, n_hist, n_used);
+        // The allphone search asks for one word and history word, and every last word.
+        index = ((size_t)wid * w + (size_t)history[0]) * w + (size_t)history[1];
+    } else if (n_hist == 1) {
+        if (history[0] < 0 || history[0] >= w)
+            return c->original->score(model, wid, history, n_hist, n_used);
+        index = (size_t)w * w * w + (size_t)wid * w + (size_t)history[0];
+    } else {
+        index = (size_t)w * w * w + (size_t)w * w + (size_t)wid;
+    }
+    if (c->used[index]) {
         c->hits++;
-        if (n_used) *n_used = c->used[index];
+        if (n_used) *n_used = c->used[index] - 1;
         return c->scores[index];
     }
     int32_t used = 0;
     int32_t score = c->original->score(model, wid, history, n_hist, &used);
     c->misses++;
-    c->keys[index] = key;
-    c->scores[index] = score;
-    c->used[index] = used;
+    if (used >= 0 && used < 255) {
+        c->scores[index] = score;
+        c->used[index] = (uint8_t)(used + 1);
+    }
     if (n_used) *n_used = used;
     return score;
 }
@@ -83,11 +102,12 @@ static void cached_free(void *model) {
     score_cache_t *c = cache_of_model(model);
     *c->slot = c->original;
     if (c->original->free) c->original->free(model);
+    munmap(c->scores, c->bytes);
     free(c);
 }
 
-int hark_ngram_score_cache_install(void *model, void **functions) {
-    if (!model || !functions || !*functions) return -1;
+int hark_ngram_score_cache_install(void *model, void **functions, int32_t words) {
+    if (!model || !functions || !*functions || words <= 0 || words > MAX_WORDS) return -1;
     long offset = (long)((char *)functions - (char *)model);
     long known = __atomic_load_n(&functions_offset, __ATOMIC_RELAXED);
     if (offset <= 0 || (known >= 0 && known != offset)) return -1;
@@ -95,6 +115,16 @@ int hark_ngram_score_cache_install(void *model, void **functions) {
     if (!original->score) return -1;
     score_cache_t *c = calloc(1, sizeof(*c));
     if (!c) return -1;
+    c->words = words;
+    c->entries = (size_t)words * words * words + (size_t)words * words + (size_t)words;
+    c->bytes = c->entries * (sizeof(int32_t) + 1);
+    void *tables = mmap(NULL, c->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (tables == MAP_FAILED) {
+        free(c);
+        return -1;
+    }
+    c->scores = tables;
+    c->used = (uint8_t *)(c->scores + c->entries);
     c->original = original;
     c->functions = *original;
     c->functions.score = cached_score;

@@ -63,4 +63,19 @@ import Testing
         // The log-math object is how the checks recognise the model's fields.
         #expect(!NGramScoreCache.install(on: lm, logmath: other))
     }
+
+    @Test("a vocabulary larger than a phone model's is not cached")
+    func largeVocabulary() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("models/dictation/language-model.lm.bin").path
+        try #require(FileManager.default.fileExists(atPath: path), "no \(path): scripts/setup.sh runs scripts/prune-lm.py")
+        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
+        defer { cmd_ln_free_r(config) }
+        let logmath = try #require(logmath_init(1.0001, 0, 0))
+        defer { logmath_free(logmath) }
+        let lm = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        defer { ngram_model_free(lm) }
+        #expect(try #require(ngram_model_get_counts(lm))[0] > 10_000)
+        #expect(!NGramScoreCache.install(on: lm, logmath: logmath))
+    }
 }

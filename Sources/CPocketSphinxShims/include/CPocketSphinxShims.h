@@ -57,8 +57,9 @@ void hark_senone_share_counts(hark_senone_share_t *share, uint64_t *shared, uint
 
 /// A cache of an n-gram model's scores in front of its own scoring:
 /// HarkRecognition's NGramScoreCache, for the confidence's phone model,
-/// which the allphone search asks for the same few thousand phone trigrams
-/// every frame (sphinxbase looks each up in its trie every time).
+/// which the allphone search asks for tens of thousands of phone trigrams in
+/// an utterance, the same in the next (sphinxbase looks each up in its trie
+/// every time).
 ///
 /// `functions` is the address of `model`'s pointer to its table of
 /// functions (`ngram_model_s.funcs`, reached through the CPocketSphinx
@@ -66,8 +67,11 @@ void hark_senone_share_counts(hark_senone_share_t *share, uint64_t *shared, uint
 /// scoring asks the cache first. Changing the model's weights, adding a
 /// word or flushing it empties the cache; freeing the model frees it.
 /// One thread at a time may score with the model, as with sphinxbase's own.
-/// Returns 0, or -1 with nothing changed (out of memory).
-int hark_ngram_score_cache_install(void *model, void **functions);
+/// `words` is the model's vocabulary: every n-gram of up to three of them
+/// has its place in dense tables (`words`^3 entries of 5 bytes, resident
+/// only where asked), so only small vocabularies (64 words at most).
+/// Returns 0, or -1 with nothing changed (a larger vocabulary, no memory).
+int hark_ngram_score_cache_install(void *model, void **functions, int32_t words);
 
 /// Scores the cache answered, and scores the model computed, since installed.
 /// `model` must have the cache installed.
