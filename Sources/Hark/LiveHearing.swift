@@ -47,6 +47,13 @@ public final class LiveHearing {
     private var stream: (any RecognitionStream)?
     /// The stream's samples fed to the recognizer so far (a sample number of the stream).
     private var fed = 0
+    /// The sample of the stream the recognition stream began at.
+    private var streamStart = 0
+    /// How far into the speech the words ending an unfinished sentence may
+    /// begin and still be taken for the trailing silence's noise: the
+    /// endpointer's speech ends with the last loud frame, a word's
+    /// alignment a frame or two either side.
+    static let endingOverlap = 0.03
     /// Samples of 10 ms: the endpointer's frame.
     private static let piece = PCMAudio.recognitionRate / 100
 
@@ -141,6 +148,7 @@ public final class LiveHearing {
         if stream == nil {
             stream = try await assistant.startHearing()
             fed = start
+            streamStart = start
         }
         guard let stream else { return nil }
         let new = endpointer.samples(from: fed)
@@ -148,9 +156,22 @@ public final class LiveHearing {
         if !new.isEmpty { try await stream.feed(Array(new)) }
         if let silence = endpointer.silenceAfterSpeech, silence >= shortestSilence {
             let partial = try await stream.partial()
-            let needed = silenceNeeded(for: partial.sentence)
+            var sentence = partial.sentence
+            let speechEnd = now - silence
+            var endingStart: Double?
+            if sentence == .unfinished, let ending = partial.ending {
+                // The words that leave the sentence unfinished began after
+                // the speech: the silence's noise read as words ("… monkey
+                // chat message via"), and the sentence before them is whole.
+                // Said before the pause ("… little bobo on"), they are a
+                // sentence the person has not finished.
+                endingStart = Double(streamStart) / Double(PCMAudio.recognitionRate) + ending.start
+                if endingStart! >= speechEnd - Self.endingOverlap { sentence = ending.sentence }
+            }
+            let needed = silenceNeeded(for: sentence)
             assistant.logger.trace("endpointing", metadata: [
-                "endpoint.silence": "\(silence)", "endpoint.partial": "\(partial.text)", "endpoint.sentence": "\(partial.sentence)",
+                "endpoint.silence": "\(silence)", "endpoint.partial": "\(partial.text)", "endpoint.sentence": "\(sentence)",
+                "endpoint.speech_end": "\(speechEnd)", "endpoint.ending_start": "\(endingStart.map { "\($0)" } ?? "none")",
             ])
             if silence >= needed, let utterance = endpointer.endUtteranceNow() {
                 return try await answer(utterance, endedEarly: needed < configuration.trailingSilence, endpointTime: now,

@@ -176,8 +176,47 @@ extension PocketSphinxDecoder {
                 let ending = Self.sentenceEndProbability(afterHypothesisOf: dictation)
                 sentence = .endsInFreeText(likelyEnded: ending.map { $0 >= options.freeTextEndProbability } ?? false)
             }
-            return PartialRecognition(text: words.joined(separator: " "), sentence: sentence)
+            let ending = sentence == .unfinished ? Self.completeBeforeEnding(Self.pathSoFar(of: decoder), grammar: grammar, frameRate: frameRate) : nil
+            return PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending)
         }
+    }
+
+    /// The tokens of the decoder's best path so far, with the frame each begins at.
+    static func pathSoFar(of decoder: OpaquePointer) -> [(token: String, startFrame: Int)] {
+        var path: [(token: String, startFrame: Int)] = []
+        var seg = ps_seg_iter(decoder)
+        while let s = seg {
+            var sf: Int32 = 0, ef: Int32 = 0
+            ps_seg_frames(s, &sf, &ef)
+            if let w = ps_seg_word(s) { path.append((String(cString: w), Int(sf))) }
+            seg = ps_seg_next(s)
+        }
+        return path
+    }
+
+    /// The most spoken tokens (grammar words or free-text phones) an
+    /// unfinished path may end in and still be read as the whole sentence
+    /// before them (``PartialRecognition/ending``).
+    static let longestEnding = 2
+
+    /// Where the last tokens of an unfinished `path` begin, if without
+    /// them (at most ``longestEnding`` spoken ones, fillers and silences
+    /// not counted) it is a whole sentence, and what it reads as then.
+    static func completeBeforeEnding(_ path: [(token: String, startFrame: Int)], grammar: DecoderGrammar,
+                                     frameRate: Double) -> PartialRecognition.Ending? {
+        var end = path.count, spoken = 0
+        while end > 0 {
+            end -= 1
+            let token = path[end].token
+            guard PhoneLoop.kind(of: token) != nil || spokenWord(token) != nil else { continue }
+            spoken += 1
+            guard spoken <= longestEnding else { return nil }
+            let before = grammar.reading(of: path[..<end].map(\.token))
+            if case .complete = before {
+                return PartialRecognition.Ending(start: Double(path[end].startFrame) / frameRate, sentence: before)
+            }
+        }
+        return nil
     }
 
     /// How likely the n-gram decoder's language model finds that the

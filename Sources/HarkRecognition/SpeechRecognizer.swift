@@ -80,10 +80,30 @@ public struct PartialRecognition: Sendable, Equatable {
     /// (it ends in a final state): the utterance may end here, and a short
     /// silence is enough to say it did.
     public var sentence: SentenceReading
+    /// When ``sentence`` is ``SentenceReading/unfinished`` only because of
+    /// the last word or two of the path (a grammar word, a phone of free
+    /// text): where they begin and what the path reads as without them. If
+    /// they began after the speech ended, they are the trailing silence's
+    /// noise read as words, and the sentence before them is what was said.
+    public var ending: Ending?
 
-    public init(text: String, sentence: SentenceReading) {
+    /// The last words of a partial path and the sentence before them.
+    public struct Ending: Sendable, Equatable {
+        /// Seconds from the start of the stream to the first of the words.
+        public var start: Double
+        /// What the path reads as without them.
+        public var sentence: SentenceReading
+
+        public init(start: Double, sentence: SentenceReading) {
+            self.start = start
+            self.sentence = sentence
+        }
+    }
+
+    public init(text: String, sentence: SentenceReading, ending: Ending? = nil) {
         self.text = text
         self.sentence = sentence
+        self.ending = ending
     }
 }
 

@@ -74,6 +74,26 @@ struct TwoPassDecodingTests {
         #expect(!r.words.contains { PhoneLoop.kind(of: $0.word) != nil })
     }
 
+    @Test("an unfinished path whose last word or two follow a whole sentence says where they begin and what it reads as without them")
+    func endingAfterWholeSentence() throws {
+        let g = try grammar()
+        let free = PhoneLoop.word("AH", .dictation)
+        func path(_ tokens: [String]) -> [(token: String, startFrame: Int)] {
+            tokens.enumerated().map { ($0.element, $0.offset * 10) }
+        }
+        let opening = "send a message to bobo on monkey chat".split(separator: " ").map(String.init)
+        // "… monkey chat saying": the grammar word after the whole sentence.
+        let saying = PocketSphinxDecoder.completeBeforeEnding(path(["<s>"] + opening + ["saying", "</s>"]), grammar: g, frameRate: 100)
+        #expect(saying == PartialRecognition.Ending(start: 0.9, sentence: .complete(extendable: true)))
+        // A phone of free text after it, and a silence: two spoken tokens, fillers not counted.
+        let phone = PocketSphinxDecoder.completeBeforeEnding(path(opening + ["saying", "<sil>", free, "<sil>"]), grammar: g, frameRate: 100)
+        #expect(phone == PartialRecognition.Ending(start: 0.8, sentence: .complete(extendable: true)))
+        // Three are more than noise after a sentence: no ending.
+        #expect(PocketSphinxDecoder.completeBeforeEnding(path(opening + ["saying", free, free]), grammar: g, frameRate: 100) == nil)
+        // No whole sentence before the ending ("send a message to"): none.
+        #expect(PocketSphinxDecoder.completeBeforeEnding(path(["send", "a", "message", "to"]), grammar: g, frameRate: 100) == nil)
+    }
+
     @Test("a sentence ending in free text is whole once the free text is; the language model judges whether its words end a sentence")
     func freeTextEnding() throws {
         let g = try grammar()
