@@ -81,7 +81,7 @@ typedef struct hark_ps_decoder_s {
 // Mirrors of the leading fields of sphinxbase 5prealpha's private n-gram
 // model structures (ngram_model_s in ngram_model_internal.h,
 // ngram_model_trie_s in ngram_model_trie.h, lm_trie_s, base_s, middle_s and
-// longest_s in lm_trie.h), read only by HarkRecognition's
+// longest_s in lm_trie.h, the quantisation below), read only by HarkRecognition's
 // MappedLanguageModel, which checks each against the public API and the
 // model's file before it relies on it.
 typedef struct hark_ngram_model_s {
@@ -126,6 +126,23 @@ typedef struct hark_lm_trie_longest_s {
     uint8 quant_bits;
 } hark_lm_trie_longest_t;
 
+// lm_trie_quant_s and bins_s in lm_trie_quant.c (NGRAM_MAX_ORDER is 5).
+typedef struct hark_bins_s {
+    float *begin;
+    const float *end;
+} hark_bins_t;
+
+typedef struct hark_lm_trie_quant_s {
+    hark_bins_t tables[4][2];
+    hark_bins_t *longest;
+    uint8 *mem;
+    size_t mem_size;
+    uint8 prob_bits;
+    uint8 bo_bits;
+    uint32 prob_mask;
+    uint32 bo_mask;
+} hark_lm_trie_quant_t;
+
 typedef struct hark_lm_trie_s {
     uint8 *ngram_mem;
     size_t ngram_mem_size;
@@ -133,7 +150,7 @@ typedef struct hark_lm_trie_s {
     hark_lm_trie_middle_t *middle_begin;
     hark_lm_trie_middle_t *middle_end;
     hark_lm_trie_longest_t *longest;
-    void *quant;
+    hark_lm_trie_quant_t *quant;
 } hark_lm_trie_t;
 
 typedef struct hark_ngram_model_trie_s {

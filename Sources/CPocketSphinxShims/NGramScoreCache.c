@@ -138,6 +138,19 @@ int hark_ngram_score_cache_install(void *model, void **functions, int32_t words)
     return 0;
 }
 
+void hark_ngram_score_cache_fill(void *model) {
+    score_cache_t *c = cache_of_model(model);
+    int32_t w = c->words, history[2], used;
+    for (int32_t wid = 0; wid < w; ++wid) {
+        cached_score(model, wid, history, 0, &used);
+        for (history[0] = 0; history[0] < w; ++history[0]) {
+            cached_score(model, wid, history, 1, &used);
+            for (history[1] = 0; history[1] < w; ++history[1])
+                cached_score(model, wid, history, 2, &used);
+        }
+    }
+}
+
 void hark_ngram_score_cache_counts(void *model, uint64_t *hits, uint64_t *misses) {
     score_cache_t *c = cache_of_model(model);
     if (hits) *hits = c->hits;

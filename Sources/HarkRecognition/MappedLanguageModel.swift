@@ -29,8 +29,15 @@ import Glibc
 /// mapping must outlive the model: ``unmap()`` after the decoder is freed.
 struct MappedLanguageModel: @unchecked Sendable {
     private let mapping: UnsafeMutableRawPointer
+    /// Where in the mapping the n-grams are.
+    private let ngrams: UnsafeMutableRawPointer
     /// Bytes of n-grams now read from the file rather than the heap.
     let bytes: Int
+    /// Where in the mapping the quantisation tables are, if they are read from it.
+    private let quantisation: UnsafeMutableRawPointer?
+    /// Bytes of the quantisation tables (the values the n-grams' bits
+    /// index: 768 KB for a trigram model) read from the file, or 0.
+    let quantisationBytes: Int
     /// Where the file is mapped (one mapping per file in the process).
     var address: UInt { UInt(bitPattern: mapping) }
 
@@ -39,7 +46,14 @@ struct MappedLanguageModel: @unchecked Sendable {
     /// sphinxbase 5prealpha trie laid out as expected whose n-grams are
     /// exactly a run of the file's bytes.
     static func map(_ decoder: OpaquePointer, file path: String) -> MappedLanguageModel? {
-        guard let model = PocketSphinxDecoder.languageModel(of: decoder), let trie = trie(of: model, decoder: decoder),
+        guard let model = PocketSphinxDecoder.languageModel(of: decoder), let logmath = ps_get_logmath(decoder) else { return nil }
+        return map(model, logmath: logmath, file: path)
+    }
+
+    /// Maps the n-grams of `model`, read from `path` with `logmath` (a
+    /// model of no decoder's n-gram search: the phone pass's).
+    static func map(_ model: OpaquePointer, logmath: OpaquePointer, file path: String) -> MappedLanguageModel? {
+        guard let trie = trie(of: model, logmath: logmath),
               let memory = trie.pointee.ngram_mem, trie.pointee.ngram_mem_size > 0 else { return nil }
         let size = trie.pointee.ngram_mem_size
         let start = UInt(bitPattern: memory), end = start + UInt(size)
@@ -85,7 +99,55 @@ struct MappedLanguageModel: @unchecked Sendable {
             table.pointee.base = found.advanced(by: at).assumingMemoryBound(to: UInt8.self)
         }
         MemoryPages.release(inside: UnsafeMutableRawPointer(memory), bytes: size)
-        return MappedLanguageModel(mapping: mapped, bytes: size)
+        let quantised = mapQuantisation(trie, in: mapped, length: length)
+        return MappedLanguageModel(mapping: mapped, ngrams: found, bytes: size,
+                                   quantisation: quantised?.at, quantisationBytes: quantised?.bytes ?? 0)
+    }
+
+    /// Points the trie's quantisation tables at their bytes in the mapping
+    /// (sphinxbase read them in one piece, each a run of floats) and gives
+    /// their copy's pages back; nil, with nothing changed, unless every
+    /// table used lies inside the copy and the copy is in the file as it is.
+    private static func mapQuantisation(_ trie: UnsafeMutablePointer<hark_lm_trie_t>, in mapped: UnsafeMutableRawPointer,
+                                        length: Int) -> (at: UnsafeMutableRawPointer, bytes: Int)? {
+        guard let quant = trie.pointee.quant, let memory = quant.pointee.mem, quant.pointee.mem_size > 0,
+              let begin = trie.pointee.middle_begin, let end = trie.pointee.middle_end else { return nil }
+        let order = (end - begin) + 2
+        let size = quant.pointee.mem_size
+        let start = UInt(bitPattern: memory), stop = start + UInt(size)
+        // The tables read: a probability and a back-off table per middle
+        // order, a probability table for the longest (quant.longest).
+        let longest = withUnsafeMutablePointer(to: &quant.pointee.tables) {
+            UnsafeMutableRawPointer($0).assumingMemoryBound(to: hark_bins_t.self) + (order - 2) * 2
+        }
+        guard order >= 2, order <= 5, quant.pointee.longest == longest else { return nil }
+        var bins: [UnsafeMutablePointer<hark_bins_t>] = [longest]
+        for i in 0..<(order - 2) { bins += [longest - (order - 2 - i) * 2, longest - (order - 2 - i) * 2 + 1] }
+        guard bins.allSatisfy({ b in
+            guard let first = b.pointee.begin, let last = b.pointee.end else { return false }
+            let (f, l) = (UInt(bitPattern: first), UInt(bitPattern: last))
+            return f >= start && f < l && l <= stop
+        }) else { return nil }
+        guard let found = find(memory, bytes: min(size, 4_096), in: mapped, length: length),
+              mapped.distance(to: found) + size <= length,
+              memcmp(found, memory, size) == 0 else { return nil }
+        for b in bins {
+            let offset = Int(UInt(bitPattern: b.pointee.begin!) - start), count = b.pointee.end! - UnsafePointer(b.pointee.begin!)
+            let moved = found.advanced(by: offset).assumingMemoryBound(to: Float.self)
+            b.pointee.begin = moved
+            b.pointee.end = UnsafePointer(moved + count)
+        }
+        MemoryPages.release(inside: UnsafeMutableRawPointer(memory), bytes: size)
+        MemoryPages.release(inside: found, bytes: size)
+        return (found, size)
+    }
+
+    /// Gives the pages of the n-grams read so far back to the system (the
+    /// file's clean pages, read again from the page cache when next looked
+    /// up): for a model whose answers are cached (``NGramScoreCache``).
+    func releasePages() {
+        MemoryPages.release(inside: ngrams, bytes: bytes)
+        if let quantisation { MemoryPages.release(inside: quantisation, bytes: quantisationBytes) }
     }
 
     /// Lets go of the mapping: only once the model that reads it is freed.
@@ -95,11 +157,11 @@ struct MappedLanguageModel: @unchecked Sendable {
 
     /// `model`'s trie, if the private layout holds: the fields reached agree
     /// with what the public API says of the model.
-    private static func trie(of model: OpaquePointer, decoder: OpaquePointer) -> UnsafeMutablePointer<hark_lm_trie_t>? {
+    private static func trie(of model: OpaquePointer, logmath: OpaquePointer) -> UnsafeMutablePointer<hark_lm_trie_t>? {
         let m = UnsafeMutableRawPointer(model).assumingMemoryBound(to: hark_ngram_model_trie_t.self)
         guard let counts = ngram_model_get_counts(model), m.pointee.base.n_counts == counts,
               Int32(m.pointee.base.n) == ngram_model_get_size(model), m.pointee.base.n >= 2, m.pointee.base.n <= 6,
-              m.pointee.base.lmath == ps_get_logmath(decoder),
+              m.pointee.base.lmath == logmath,
               m.pointee.base.funcs != nil,
               let trie = m.pointee.trie, trie.pointee.unigrams != nil
         else { return nil }

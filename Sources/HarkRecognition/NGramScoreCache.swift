@@ -49,6 +49,13 @@ enum NGramScoreCache {
         return [score, used]
     }
 
+    /// Asks the model every n-gram the cache has a place for (the cache must
+    /// be installed): from then on the model's own tables are not read,
+    /// unless its weights or vocabulary change.
+    static func fill(_ model: OpaquePointer) {
+        hark_ngram_score_cache_fill(UnsafeMutableRawPointer(model))
+    }
+
     /// Scores the cache answered and scores the model computed (the cache must be installed).
     static func counts(of model: OpaquePointer) -> (hits: Int, misses: Int) {
         var hits: UInt64 = 0, misses: UInt64 = 0

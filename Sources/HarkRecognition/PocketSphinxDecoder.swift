@@ -798,18 +798,28 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         let made = try Self.makeDecoder(args, modelPath: model.acousticModel)
         // The phone model is read here rather than by `-allphone`, so that
         // its scores can be cached (see ``NGramScoreCache``).
+        var mapped: MappedLanguageModel?
         do {
             guard let logmath = ps_get_logmath(made),
                   let phoneLanguageModel = ngram_model_read(ps_get_config(made), phoneModel, NGRAM_AUTO, logmath)
             else { throw RecognitionError("pocketsphinx could not read the phone language model \(phoneModel) (reinstall pocketsphinx-en-us, or give a model folder with en-us-phone.lm.bin)") }
             defer { ngram_model_free(phoneLanguageModel) }
-            _ = NGramScoreCache.install(on: phoneLanguageModel, logmath: logmath)
+            // Every phone n-gram's score asked once, now, from a mapping of
+            // the file: the model's own copy (0.86 MB) and the mapping's
+            // pages go back to the system, never read again.
+            if NGramScoreCache.install(on: phoneLanguageModel, logmath: logmath) {
+                mapped = MappedLanguageModel.map(phoneLanguageModel, logmath: logmath, file: phoneModel)
+                NGramScoreCache.fill(phoneLanguageModel)
+                mapped?.releasePages()
+            }
             guard ps_set_allphone(made, "phones", phoneLanguageModel) == 0, ps_set_search(made, "phones") == 0
             else { throw RecognitionError("pocketsphinx could not start the phone loop over \(phoneModel)") }
         } catch {
             ps_free(made)
+            mapped?.unmap()
             throw error
         }
+        if let mapped { state.mappedLanguageModels.append((made, mapped)) }
         state.phonesDecoder = made
         state.keepInitialMean(of: made)
         state.senoneScores = SharedSenoneScores.install(owner: state.decoder, reader: made)

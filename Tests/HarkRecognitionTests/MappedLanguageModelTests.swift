@@ -54,6 +54,8 @@ private final class NGramDecoder {
 
         let mapped = try #require(MappedLanguageModel.map(first.decoder, file: pruned))
         #expect(mapped.bytes > 10_000_000)
+        // The quantisation tables too: a probability and a back-off table of 2^16 floats for bigrams, probabilities for trigrams.
+        #expect(mapped.quantisationBytes == 3 << 18)
         #expect(try first.scores(words) == before)
 
         // A second decoder reads the same mapping.

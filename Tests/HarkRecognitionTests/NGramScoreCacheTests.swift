@@ -50,6 +50,32 @@ import Testing
         #expect(scores(cached) == reweighted)
     }
 
+    @Test("filled, the cache answers every phone n-gram without the model, whose tables are read from the file and given back")
+    func filledFromAMapping() throws {
+        let model = try AcousticModel()
+        let path = try #require(model.phoneLanguageModel)
+        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
+        defer { cmd_ln_free_r(config) }
+        let logmath = try #require(logmath_init(1.0001, 0, 0))
+        defer { logmath_free(logmath) }
+        let plain = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        defer { ngram_model_free(plain) }
+        let cached = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let expected = scores(plain)
+
+        #expect(NGramScoreCache.install(on: cached, logmath: logmath))
+        let mapped = try #require(MappedLanguageModel.map(cached, logmath: logmath, file: path))
+        #expect(mapped.bytes > 50_000 && mapped.quantisationBytes == 3 << 18)
+        NGramScoreCache.fill(cached)
+        let filled = NGramScoreCache.counts(of: cached)
+        #expect(filled.misses == 43 * (1 + 43 + 43 * 43), "every phone n-gram asked once")
+        mapped.releasePages()
+        #expect(scores(cached) == expected)
+        #expect(NGramScoreCache.counts(of: cached).misses == filled.misses, "nothing asked of the model again")
+        ngram_model_free(cached)
+        mapped.unmap()
+    }
+
     @Test("a model whose layout is not sphinxbase 5prealpha's is left as it is")
     func wrongLogMath() throws {
         let model = try AcousticModel()

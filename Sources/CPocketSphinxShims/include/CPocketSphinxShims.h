@@ -74,6 +74,10 @@ void hark_senone_share_counts(hark_senone_share_t *share, uint64_t *shared, uint
 int hark_ngram_score_cache_install(void *model, void **functions, int32_t words);
 
 /// Scores the cache answered, and scores the model computed, since installed.
+/// Asks the model every n-gram the cache has a place for, so that it is
+/// never asked again (`model` must have the cache installed).
+void hark_ngram_score_cache_fill(void *model);
+
 /// `model` must have the cache installed.
 void hark_ngram_score_cache_counts(void *model, uint64_t *hits, uint64_t *misses);
 
