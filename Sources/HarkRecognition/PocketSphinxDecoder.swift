@@ -823,7 +823,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         state.phonesDecoder = made
         state.keepInitialMean(of: made)
         state.senoneScores = SharedSenoneScores.install(owner: state.decoder, reader: made)
-        // After the check above: lent parameters no longer look like the reader's own model.
+        // Installed before lending: lent parameters no longer pass the checks of a model of its own.
         state.share(with: made)
         model.definitionFile.releasePages()
         return made
