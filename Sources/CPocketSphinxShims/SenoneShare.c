@@ -99,10 +99,11 @@ static int owner_eval(void *mgau, int16_t *senscr, uint8_t *active, int32_t n_ac
         rv = hook->original->frame_eval(mgau, senscr, s->merged, n, feat, frame, compallsen);
     }
 
+    uint64_t hash = feature_hash(s, feat);
     pthread_mutex_lock(&s->lock);
     int slot = frame % RING;
     s->frames[slot] = frame;
-    s->hashes[slot] = feature_hash(s, feat);
+    s->hashes[slot] = hash;
     memcpy(s->scores + (size_t)slot * s->ci, senscr, (size_t)s->ci * sizeof(int16_t));
     s->published = frame + 1;
     if (s->waiting) pthread_cond_broadcast(&s->published_cond);

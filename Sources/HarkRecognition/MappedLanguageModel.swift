@@ -78,19 +78,8 @@ struct MappedLanguageModel: @unchecked Sendable {
             return nil
         }
         let offset = mapped.distance(to: found)
-        // Compared a megabyte at a time, each given back once read: reading
-        // the whole file through the mapping would keep it all resident
-        // beside the copy, a peak of its own.
-        let chunk = 1 << 20
-        var compared = 0
-        while offset + size + 8 <= length, compared < size {
-            let n = min(chunk, size - compared)
-            guard memcmp(found + compared, memory + compared, n) == 0 else { break }
-            compared += n
-            MemoryPages.release(inside: found + compared - n, bytes: n)
-        }
         MemoryPages.release(inside: mapped, bytes: offset)
-        guard compared == size else {
+        guard offset + size + 8 <= length, sameBytes(found, memory, size) else {
             FileMapping.release(mapped)
             return nil
         }
@@ -112,7 +101,9 @@ struct MappedLanguageModel: @unchecked Sendable {
                                         length: Int) -> (at: UnsafeMutableRawPointer, bytes: Int)? {
         guard let quant = trie.pointee.quant, let memory = quant.pointee.mem, quant.pointee.mem_size > 0,
               let begin = trie.pointee.middle_begin, let end = trie.pointee.middle_end else { return nil }
+        // The mirror holds the tables of orders up to sphinxbase's 5.
         let order = (end - begin) + 2
+        guard order >= 2, order <= 5 else { return nil }
         let size = quant.pointee.mem_size
         let start = UInt(bitPattern: memory), stop = start + UInt(size)
         // The tables read: a probability and a back-off table per middle
@@ -120,7 +111,7 @@ struct MappedLanguageModel: @unchecked Sendable {
         let longest = withUnsafeMutablePointer(to: &quant.pointee.tables) {
             UnsafeMutableRawPointer($0).assumingMemoryBound(to: hark_bins_t.self) + (order - 2) * 2
         }
-        guard order >= 2, order <= 5, quant.pointee.longest == longest else { return nil }
+        guard quant.pointee.longest == longest else { return nil }
         var bins: [UnsafeMutablePointer<hark_bins_t>] = [longest]
         for i in 0..<(order - 2) { bins += [longest - (order - 2 - i) * 2, longest - (order - 2 - i) * 2 + 1] }
         guard bins.allSatisfy({ b in
@@ -128,9 +119,9 @@ struct MappedLanguageModel: @unchecked Sendable {
             let (f, l) = (UInt(bitPattern: first), UInt(bitPattern: last))
             return f >= start && f < l && l <= stop
         }) else { return nil }
-        guard let found = find(memory, bytes: min(size, 4_096), in: mapped, length: length),
-              mapped.distance(to: found) + size <= length,
-              memcmp(found, memory, size) == 0 else { return nil }
+        guard let found = find(memory, bytes: min(size, 4_096), in: mapped, length: length) else { return nil }
+        MemoryPages.release(inside: mapped, bytes: mapped.distance(to: found))
+        guard mapped.distance(to: found) + size <= length, sameBytes(found, memory, size) else { return nil }
         for b in bins {
             let offset = Int(UInt(bitPattern: b.pointee.begin!) - start), count = b.pointee.end! - UnsafePointer(b.pointee.begin!)
             let moved = found.advanced(by: offset).assumingMemoryBound(to: Float.self)
@@ -138,8 +129,24 @@ struct MappedLanguageModel: @unchecked Sendable {
             b.pointee.end = UnsafePointer(moved + count)
         }
         MemoryPages.release(inside: UnsafeMutableRawPointer(memory), bytes: size)
-        MemoryPages.release(inside: found, bytes: size)
         return (found, size)
+    }
+
+    /// Whether the `size` bytes at `found` in the mapping are those of the
+    /// copy at `memory`: compared a megabyte at a time, each given back once
+    /// read (reading a whole file through the mapping would keep it all
+    /// resident beside the copy, a peak of its own).
+    private static func sameBytes(_ found: UnsafeMutableRawPointer, _ memory: UnsafeRawPointer, _ size: Int) -> Bool {
+        let chunk = 1 << 20
+        var compared = 0
+        while compared < size {
+            let n = min(chunk, size - compared)
+            let same = memcmp(found + compared, memory + compared, n) == 0
+            MemoryPages.release(inside: found + compared, bytes: n)
+            guard same else { return false }
+            compared += n
+        }
+        return true
     }
 
     /// Gives the pages of the n-grams read so far back to the system (the

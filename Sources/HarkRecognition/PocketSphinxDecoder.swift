@@ -804,12 +804,13 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                   let phoneLanguageModel = ngram_model_read(ps_get_config(made), phoneModel, NGRAM_AUTO, logmath)
             else { throw RecognitionError("pocketsphinx could not read the phone language model \(phoneModel) (reinstall pocketsphinx-en-us, or give a model folder with en-us-phone.lm.bin)") }
             defer { ngram_model_free(phoneLanguageModel) }
-            // Every phone n-gram's score asked once, now, from a mapping of
-            // the file: the model's own copy (0.86 MB) and the mapping's
-            // pages go back to the system, never read again.
+            // Every phone n-gram's score asked once, now, from the model's
+            // own copy; then its tables are read from a mapping of the file
+            // instead, and both the copy's pages (0.86 MB) and the mapping's
+            // go back to the system, never read again.
             if NGramScoreCache.install(on: phoneLanguageModel, logmath: logmath) {
-                mapped = MappedLanguageModel.map(phoneLanguageModel, logmath: logmath, file: phoneModel)
                 NGramScoreCache.fill(phoneLanguageModel)
+                mapped = MappedLanguageModel.map(phoneLanguageModel, logmath: logmath, file: phoneModel)
                 mapped?.releasePages()
             }
             guard ps_set_allphone(made, "phones", phoneLanguageModel) == 0, ps_set_search(made, "phones") == 0
@@ -872,9 +873,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// Ends the utterance: the words of its best path, with their frames.
     static func endUtterance(_ decoder: OpaquePointer) throws -> (segments: [Segment], confidence: Double) {
         guard ps_end_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx failed to end the utterance") }
-        let lmath = ps_get_logmath(decoder)
         let hyp = hypothesis(of: decoder)
-        let probability = hyp.isEmpty ? 0 : logmath_exp(lmath, ps_get_prob(decoder))
+        let probability = hyp.isEmpty ? 0 : logmath_exp(ps_get_logmath(decoder), ps_get_prob(decoder))
+        return (segments(of: decoder), min(1, max(0, probability)))
+    }
+
+    /// The tokens of the decoder's best path (so far, in an utterance not
+    /// yet ended), with their frames, posteriors and acoustic scores.
+    static func segments(of decoder: OpaquePointer) -> [Segment] {
+        let lmath = ps_get_logmath(decoder)
         var segments: [Segment] = []
         var seg = ps_seg_iter(decoder)
         while let s = seg {
@@ -887,7 +894,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             }
             seg = ps_seg_next(s)
         }
-        return (segments, min(1, max(0, probability)))
+        return segments
     }
 
     /// The words of the first pass, with each run of free-text phones

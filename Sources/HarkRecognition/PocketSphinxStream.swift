@@ -176,22 +176,9 @@ extension PocketSphinxDecoder {
                 let ending = Self.sentenceEndProbability(afterHypothesisOf: dictation)
                 sentence = .endsInFreeText(likelyEnded: ending.map { $0 >= options.freeTextEndProbability } ?? false)
             }
-            let ending = sentence == .unfinished ? Self.completeBeforeEnding(Self.pathSoFar(of: decoder), grammar: grammar, frameRate: frameRate) : nil
+            let ending = sentence == .unfinished ? Self.completeBeforeEnding(Self.segments(of: decoder), grammar: grammar, frameRate: frameRate) : nil
             return PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending)
         }
-    }
-
-    /// The tokens of the decoder's best path so far, with the frame each begins at.
-    static func pathSoFar(of decoder: OpaquePointer) -> [(token: String, startFrame: Int)] {
-        var path: [(token: String, startFrame: Int)] = []
-        var seg = ps_seg_iter(decoder)
-        while let s = seg {
-            var sf: Int32 = 0, ef: Int32 = 0
-            ps_seg_frames(s, &sf, &ef)
-            if let w = ps_seg_word(s) { path.append((String(cString: w), Int(sf))) }
-            seg = ps_seg_next(s)
-        }
-        return path
     }
 
     /// The most spoken tokens (grammar words or free-text phones) an
@@ -202,7 +189,7 @@ extension PocketSphinxDecoder {
     /// Where the last tokens of an unfinished `path` begin, if without
     /// them (at most ``longestEnding`` spoken ones, fillers and silences
     /// not counted) it is a whole sentence, and what it reads as then.
-    static func completeBeforeEnding(_ path: [(token: String, startFrame: Int)], grammar: DecoderGrammar,
+    static func completeBeforeEnding(_ path: [Segment], grammar: DecoderGrammar,
                                      frameRate: Double) -> PartialRecognition.Ending? {
         var end = path.count, spoken = 0
         while end > 0 {

@@ -5,30 +5,8 @@ import HarkRecognition
 import HarkTestSupport
 import Testing
 
-private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-private func messagingGrammar() throws -> DecoderGrammar {
-    let file = try GrammarParser.parse("""
-        slot recipients: contacts
-        slot content: text
-        list contacts:
-            bobo
-            little bobo
-        rule app = monkey chat
-        intent INSendMessageIntent:
-            send a text to {recipients} [on <app>] [saying {content}]
-        """, path: "messaging.hark")
-    let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
-    return DecoderGrammar(graph: graph, dictation: DictationVocabulary())
-}
-
 /// One pocketsphinx decoder for the suite, behind the noise-suppression stage.
 private let inner = Result { try PocketSphinxDecoder(model: AcousticModel()) }
-
-private func speech() throws -> [Int16] {
-    let path = repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path
-    return try WAVReader.read(contentsOf: path).audio.toRecognitionFormat().int16Samples()
-}
 
 /// `samples` with white noise of the given RMS (fixed seed) added.
 private func withNoise(_ samples: [Int16], rms: Double) -> [Int16] {
@@ -83,8 +61,8 @@ struct DenoisingRecognizerTests {
     func cleanPassesThrough() async throws {
         let decoder = try inner.get()
         let stage = DenoisingRecognizer(decoder, suppressor: try NoiseSuppressor())
-        let grammar = try messagingGrammar()
-        let audio = try speech()
+        let grammar = try MessagingFixture.grammar()
+        let audio = try MessagingFixture.speech()
         #expect(NoiseSuppressor.estimatedSNR(audio) >= NoiseSuppressor.bypassSNR)
         let direct = try await decoder.recognize(audio, grammar: grammar)
         let whole = try await stage.recognize(audio, grammar: grammar)
@@ -101,8 +79,8 @@ struct DenoisingRecognizerTests {
         let decoder = try inner.get()
         let suppressor = try NoiseSuppressor()
         let stage = DenoisingRecognizer(decoder, suppressor: suppressor)
-        let grammar = try messagingGrammar()
-        let noisy = withNoise(try speech(), rms: 400)
+        let grammar = try MessagingFixture.grammar()
+        let noisy = withNoise(try MessagingFixture.speech(), rms: 400)
         #expect(NoiseSuppressor.estimatedSNR(noisy) < NoiseSuppressor.bypassSNR)
         // Whole: what the recognizer hears is RNNoise's output.
         let denoised = try suppressor.suppress(noisy)
@@ -124,7 +102,7 @@ struct DenoisingRecognizerTests {
         let counting = Counting(try inner.get())
         let stage = DenoisingRecognizer(counting, suppressor: try NoiseSuppressor())
         #expect(stage.minimumSpeechPresence == DenoisingRecognizer.defaultMinimumSpeechPresence)
-        let grammar = try messagingGrammar()
+        let grammar = try MessagingFixture.grammar()
         let noise = TestSignals.clatter()
         #expect(NoiseSuppressor.estimatedSNR(noise) < NoiseSuppressor.bypassSNR)
         let whole = try await stage.recognize(noise, grammar: grammar)
@@ -134,7 +112,7 @@ struct DenoisingRecognizerTests {
         #expect(streamed.result.rejected && streamed.result.text.isEmpty)
         #expect(counting.utterances == 0)
         // The same stage hears speech under noise as before, through the recognizer.
-        let noisy = withNoise(try speech(), rms: 400)
+        let noisy = withNoise(try MessagingFixture.speech(), rms: 400)
         let heard = try await stage.recognize(noisy, grammar: grammar)
         #expect(!heard.rejected && heard.text.hasPrefix("send a text to"), "\(heard.text)")
         #expect(counting.utterances == 1)

@@ -3,6 +3,33 @@ import Foundation
 @testable import HarkRecognition
 import Testing
 
+/// What reading an n-gram model file takes: a configuration and a
+/// log-math object, freed with it (keep it alive while its models are used:
+/// they score with its log-math object).
+private final class ModelReader {
+    let config: OpaquePointer
+    let logmath: OpaquePointer
+
+    init() throws {
+        config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
+        logmath = try #require(logmath_init(1.0001, 0, 0))
+    }
+    deinit {
+        logmath_free(logmath)
+        cmd_ln_free_r(config)
+    }
+
+    /// The model in `path` (the caller frees it).
+    func read(_ path: String) throws -> OpaquePointer {
+        try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+    }
+
+    /// The acoustic model's phone n-gram model file.
+    static func phoneModel() throws -> String {
+        try #require(try AcousticModel().phoneLanguageModel, "Debian's en-us has a phone n-gram model")
+    }
+}
+
 /// The phone model's scores asked of a cache in front of it are the model's own.
 @Suite struct NGramScoreCacheTests {
     /// Every trigram and bigram score over the model's words, and the n-gram length each used.
@@ -23,20 +50,16 @@ import Testing
 
     @Test("a cached model scores every n-gram as the model does, after its weights change too")
     func sameScores() throws {
-        let model = try AcousticModel()
-        let path = try #require(model.phoneLanguageModel, "Debian's en-us has a phone n-gram model")
-        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
-        defer { cmd_ln_free_r(config) }
-        let logmath = try #require(logmath_init(1.0001, 0, 0))
-        defer { logmath_free(logmath) }
-        let plain = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let reader = try ModelReader(), path = try ModelReader.phoneModel()
+        defer { withExtendedLifetime(reader) {} }
+        let plain = try reader.read(path)
         defer { ngram_model_free(plain) }
-        let cached = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let cached = try reader.read(path)
         defer { ngram_model_free(cached) }
 
         let expected = scores(plain)
         #expect(Set(expected).count > 1_000, "scores that differ n-gram by n-gram")
-        #expect(NGramScoreCache.install(on: cached, logmath: logmath))
+        #expect(NGramScoreCache.install(on: cached, logmath: reader.logmath))
         #expect(scores(cached) == expected)
         #expect(scores(cached) == expected)
         let (hits, misses) = NGramScoreCache.counts(of: cached)
@@ -52,19 +75,15 @@ import Testing
 
     @Test("filled, the cache answers every phone n-gram without the model, whose tables are read from the file and given back")
     func filledFromAMapping() throws {
-        let model = try AcousticModel()
-        let path = try #require(model.phoneLanguageModel)
-        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
-        defer { cmd_ln_free_r(config) }
-        let logmath = try #require(logmath_init(1.0001, 0, 0))
-        defer { logmath_free(logmath) }
-        let plain = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let reader = try ModelReader(), path = try ModelReader.phoneModel()
+        defer { withExtendedLifetime(reader) {} }
+        let plain = try reader.read(path)
         defer { ngram_model_free(plain) }
-        let cached = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let cached = try reader.read(path)
         let expected = scores(plain)
 
-        #expect(NGramScoreCache.install(on: cached, logmath: logmath))
-        let mapped = try #require(MappedLanguageModel.map(cached, logmath: logmath, file: path))
+        #expect(NGramScoreCache.install(on: cached, logmath: reader.logmath))
+        let mapped = try #require(MappedLanguageModel.map(cached, logmath: reader.logmath, file: path))
         #expect(mapped.bytes > 50_000 && mapped.quantisationBytes == 3 << 18)
         NGramScoreCache.fill(cached)
         let filled = NGramScoreCache.counts(of: cached)
@@ -78,16 +97,12 @@ import Testing
 
     @Test("a model whose layout is not sphinxbase 5prealpha's is left as it is")
     func wrongLogMath() throws {
-        let model = try AcousticModel()
-        let path = try #require(model.phoneLanguageModel)
-        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
-        defer { cmd_ln_free_r(config) }
-        let logmath = try #require(logmath_init(1.0001, 0, 0)), other = try #require(logmath_init(1.0001, 0, 0))
-        defer { logmath_free(logmath); logmath_free(other) }
-        let lm = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let reader = try ModelReader(), other = try ModelReader()
+        defer { withExtendedLifetime((reader, other)) {} }
+        let lm = try reader.read(try ModelReader.phoneModel())
         defer { ngram_model_free(lm) }
         // The log-math object is how the checks recognise the model's fields.
-        #expect(!NGramScoreCache.install(on: lm, logmath: other))
+        #expect(!NGramScoreCache.install(on: lm, logmath: other.logmath))
     }
 
     @Test("a vocabulary larger than a phone model's is not cached")
@@ -95,13 +110,11 @@ import Testing
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("models/dictation/language-model.lm.bin").path
         try #require(FileManager.default.fileExists(atPath: path), "no \(path): scripts/setup.sh runs scripts/prune-lm.py")
-        let config = try #require(cmd_ln_parse_r(nil, ps_args(), 0, nil, 0))
-        defer { cmd_ln_free_r(config) }
-        let logmath = try #require(logmath_init(1.0001, 0, 0))
-        defer { logmath_free(logmath) }
-        let lm = try #require(ngram_model_read(config, path, NGRAM_AUTO, logmath))
+        let reader = try ModelReader()
+        defer { withExtendedLifetime(reader) {} }
+        let lm = try reader.read(path)
         defer { ngram_model_free(lm) }
         #expect(try #require(ngram_model_get_counts(lm))[0] > 10_000)
-        #expect(!NGramScoreCache.install(on: lm, logmath: logmath))
+        #expect(!NGramScoreCache.install(on: lm, logmath: reader.logmath))
     }
 }

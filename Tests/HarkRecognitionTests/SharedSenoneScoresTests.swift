@@ -1,31 +1,7 @@
 import CPocketSphinx
 import Foundation
-import HarkAudio
-import HarkGrammar
 @testable import HarkRecognition
 import Testing
-
-private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-private func samples(_ fixture: String) throws -> [Int16] {
-    try WAVReader.read(contentsOf: repository.appendingPathComponent("audio-fixtures/\(fixture)").path)
-        .audio.toRecognitionFormat().int16Samples()
-}
-
-private func messaging() throws -> DecoderGrammar {
-    let text = """
-    slot recipients: contacts
-    slot content: text
-    list contacts:
-        bobo
-        little bobo
-    rule app = monkey chat
-    intent INSendMessageIntent:
-        send [a] message to {recipients} [on <app>] [saying {content}]
-    """
-    let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: try GrammarParser.parse(text, path: "messaging.hark"))])
-    return DecoderGrammar(graph: graph, dictation: DictationVocabulary())
-}
 
 private extension PocketSphinxDecoder {
     /// The phone pass's share of the grammar pass's scores (made with the phone decoder).
@@ -52,9 +28,9 @@ private extension PocketSphinxDecoder {
 /// context-independent senones instead of evaluating its own Gaussians.
 @Suite struct SharedSenoneScoresTests {
     /// Each word's confidence and the utterance's, heard with and without the share.
-    private func compare(_ fixture: String, streamed: Bool) async throws -> (shared: Int, evaluated: Int) {
-        let audio = try samples(fixture)
-        let grammar = try messaging()
+    private func compare(streamed: Bool) async throws -> (shared: Int, evaluated: Int) {
+        let audio = try MessagingFixture.speech()
+        let grammar = try MessagingFixture.grammar()
         func hear(_ decoder: PocketSphinxDecoder) async throws -> Recognition {
             guard streamed else { return try await decoder.recognize(audio, grammar: grammar) }
             let stream = try await decoder.startStream(grammar: grammar)
@@ -91,14 +67,14 @@ private extension PocketSphinxDecoder {
 
     @Test("a whole utterance: the phone pass takes the grammar pass's frames and reads as it did alone")
     func wholeUtterance() async throws {
-        let counts = try await compare("flite-slt/monkeychat-send-bobo-bananas.wav", streamed: false)
-        #expect(counts.shared > 300, "a 4.7 s utterance has over 400 frames")
+        let counts = try await compare(streamed: false)
+        #expect(counts.shared > 300, "a 5.2 s utterance has over 500 frames")
         #expect(counts.evaluated <= 5)
     }
 
     @Test("a stream: the phone pass follows the grammar pass piece by piece")
     func stream() async throws {
-        let counts = try await compare("flite-slt/monkeychat-send-bobo-bananas.wav", streamed: true)
+        let counts = try await compare(streamed: true)
         // Only the last frames, which the grammar pass scores after the
         // phone pass has ended, are evaluated twice.
         #expect(counts.shared > 300)
@@ -107,9 +83,9 @@ private extension PocketSphinxDecoder {
 
     @Test("frames of other audio are not taken, and nothing waits for a grammar pass that never runs")
     func otherAudio() async throws {
-        let audio = try samples("flite-slt/monkeychat-send-bobo-bananas.wav")
+        let audio = try MessagingFixture.speech()
         let decoder = try PocketSphinxDecoder(model: AcousticModel())
-        let grammar = try messaging()
+        let grammar = try MessagingFixture.grammar()
         let share = try #require(try decoder.senoneScores)
         _ = try await decoder.recognize(audio, grammar: grammar)
         let (shared, evaluated) = share.counts

@@ -78,8 +78,8 @@ struct TwoPassDecodingTests {
     func endingAfterWholeSentence() throws {
         let g = try grammar()
         let free = PhoneLoop.word("AH", .dictation)
-        func path(_ tokens: [String]) -> [(token: String, startFrame: Int)] {
-            tokens.enumerated().map { ($0.element, $0.offset * 10) }
+        func path(_ tokens: [String]) -> [PocketSphinxDecoder.Segment] {
+            tokens.enumerated().map { .init(token: $0.element, startFrame: $0.offset * 10, endFrame: $0.offset * 10 + 9, confidence: 1) }
         }
         let opening = "send a message to bobo on monkey chat".split(separator: " ").map(String.init)
         // "… monkey chat saying": the grammar word after the whole sentence.
