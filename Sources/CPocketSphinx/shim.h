@@ -72,10 +72,30 @@ typedef struct hark_acmod_s {
     hark_ptm_mgau_t *mgau;
 } hark_acmod_t;
 
+// dictword_t and dict_t in dict.h: a dictionary's words and the table of
+// their ids by spelling.
+typedef struct hark_dictword_s {
+    char *word;
+    int16 *ciphone;
+    int32 pronlen;
+    int32 alt;
+    int32 basewid;
+} hark_dictword_t;
+
+typedef struct hark_dict_s {
+    int refcnt;
+    hark_bin_mdef_t *mdef;
+    hark_dictword_t *word;
+    hash_table_t *ht;
+    int32 max_words;
+    int32 n_word;
+} hark_dict_t;
+
 typedef struct hark_ps_decoder_s {
     cmd_ln_t *config;
     int refcount;
     hark_acmod_t *acmod;
+    hark_dict_t *dict;
 } hark_ps_decoder_t;
 
 // Mirrors of the leading fields of sphinxbase 5prealpha's private n-gram

@@ -178,9 +178,9 @@ enum FSGBuilder {
     /// destination), a list of words per word destination.
     private static func arcsInTables(_ nulls: UnsafeMutablePointer<hash_table_t>?, _ words: UnsafeMutablePointer<hash_table_t>?) -> Int {
         var count = 0
-        if let nulls { count += entries(of: nulls).count }
+        if let nulls { count += HashTables.entries(of: nulls).count }
         if let words {
-            for entry in entries(of: words) {
+            for entry in HashTables.entries(of: words) {
                 var node = entry.val?.assumingMemoryBound(to: gnode_t.self)
                 while let n = node {
                     count += 1
@@ -191,28 +191,12 @@ enum FSGBuilder {
         return count
     }
 
-    /// A table's entries in the order sphinxbase's iterator visits them:
-    /// bucket by bucket, each bucket's own entry, then its chain.
-    static func entries(of table: UnsafeMutablePointer<hash_table_t>) -> [hash_entry_t] {
-        var result: [hash_entry_t] = []
-        let buckets = table.pointee.table!
-        for bucket in 0..<Int(table.pointee.size) where buckets[bucket].key != nil {
-            result.append(buckets[bucket])
-            var next = buckets[bucket].next
-            while let entry = next {
-                result.append(entry.pointee)
-                next = entry.pointee.next
-            }
-        }
-        return result
-    }
-
     /// Rebuilds `table` with one bucket (sphinxbase finds any key in it by
     /// walking the chain), allocated as sphinxbase's `ckd_calloc` does, so
     /// `hash_table_free` frees it.
     private static func compact(_ table: UnsafeMutablePointer<hash_table_t>) {
         guard table.pointee.size > 1 else { return }
-        let kept = entries(of: table)
+        let kept = HashTables.entries(of: table)
         let old = table.pointee.table!
         for bucket in 0..<Int(table.pointee.size) {
             var next = old[bucket].next

@@ -339,6 +339,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         guard let decoder = made else {
             throw RecognitionError.missingModel(modelPath, "pocketsphinx could not load it (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
         }
+        HashTables.tightenWordTables(of: decoder)
         return decoder
     }
 
