@@ -12,9 +12,12 @@ import Glibc
 /// language model and the class set around it (40,000 words each: 60,000
 /// buckets, 1.9 MB each). They are read only when words are looked up by
 /// spelling (building a search, adding a word), never while decoding.
-/// ``tighten(_:keysPerBucket:)`` rebuilds such a table with a bucket per four
-/// keys: the same keys and values, found the same way, in 1.4 MB instead of
-/// 2.9 for the dictionary.
+/// ``tighten(_:keysPerBucket:growth:)`` rebuilds such a table with a bucket
+/// per four keys (and per four of the 4,096 words a dictionary may grow by):
+/// the same keys and values, found the same way, in 1.5 MB instead of 2.9
+/// for the dictionary. Small tables are left alone: sphinxbase never
+/// resizes a table, and the grammar pass's small dictionary takes the
+/// grammar's words later.
 enum HashTables {
     /// A table's entries in the order sphinxbase's iterator visits them:
     /// bucket by bucket, each bucket's own entry, then its chain.
@@ -42,12 +45,14 @@ enum HashTables {
     ///
     /// - Returns: whether the table was rebuilt.
     @discardableResult
-    static func tighten(_ table: UnsafeMutablePointer<hash_table_t>, keysPerBucket: Int = 4) -> Bool {
+    static func tighten(_ table: UnsafeMutablePointer<hash_table_t>, keysPerBucket: Int = 4, growth: Int = 4_096) -> Bool {
         let oldSize = Int(table.pointee.size)
         guard let old = table.pointee.table, oldSize > 0, keysPerBucket > 0 else { return false }
         let kept = entries(of: table)
         guard kept.count == Int(table.pointee.inuse) else { return false }
-        let size = prime(atLeast: max(kept.count / keysPerBucket, 1))
+        // Room for words added later (a grammar's, the user's) at the same
+        // chain length: as many as sphinxbase gives a dictionary to grow by.
+        let size = prime(atLeast: max((kept.count + growth) / keysPerBucket, 1))
         guard size < oldSize else { return false }
         // Only string keys: a binary key's length is its own, not strlen's.
         guard kept.allSatisfy({ entry in entry.key.map { strlen($0) == entry.len } ?? false }) else { return false }
@@ -155,8 +160,14 @@ extension HashTables {
                 }
             }
         }
-        return tables.filter { tighten($0) }.count
+        // Only tables of a whole vocabulary: sphinxbase never resizes a
+        // table, and a small dictionary the grammar's words are added to
+        // later (the grammar pass's) needs the room it was given.
+        return tables.filter { Int($0.pointee.inuse) >= minimumKeys && tighten($0) }.count
     }
+
+    /// The fewest keys a table of word ids must hold to be tightened.
+    static let minimumKeys = 16_384
 
     /// The decoder's dictionary's table of word ids (`dict_t`'s `ht`), if
     /// the private layout holds: the dictionary is the decoder's, over its
