@@ -321,8 +321,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// (``initLock``: pocketsphinx's initialisation is not safe to run
     /// concurrently); a `-logfn` among them sets the process's log once (see
     /// ``openLog(_:)``) instead of being passed on. Tests that need a bare
-    /// decoder make it here too.
-    static func makeDecoder(_ given: [String: String], modelPath: String) throws -> OpaquePointer {
+    /// decoder make it here too. Its word tables are tightened
+    /// (``HashTables``) and, unless `fastGaussians` is false, its Gaussians
+    /// evaluated by ``FastGaussians``.
+    static func makeDecoder(_ given: [String: String], modelPath: String, fastGaussians: Bool = true) throws -> OpaquePointer {
         var args = given
         initLock.lock()
         defer { initLock.unlock() }
@@ -340,6 +342,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             throw RecognitionError.missingModel(modelPath, "pocketsphinx could not load it (set HARK_POCKETSPHINX_LOG=/tmp/ps.log to see why)")
         }
         HashTables.tightenWordTables(of: decoder)
+        if fastGaussians { FastGaussians.install(on: decoder) }
         return decoder
     }
 

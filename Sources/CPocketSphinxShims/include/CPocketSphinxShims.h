@@ -82,3 +82,33 @@ void hark_ngram_score_cache_fill(void *model);
 void hark_ngram_score_cache_counts(void *model, uint64_t *hits, uint64_t *misses);
 
 #endif
+
+#ifndef C_POCKETSPHINX_SHIMS_FAST_GAUSSIANS
+#define C_POCKETSPHINX_SHIMS_FAST_GAUSSIANS
+
+/// pocketsphinx 0.8+5prealpha's phonetically-tied mixture model (`ptm`,
+/// Debian's en-us) evaluated with the same arithmetic, eight codewords at a
+/// time: HarkRecognition's FastGaussians.
+///
+/// pocketsphinx finds each frame's best codewords by scoring them one at a
+/// time, dimension by dimension, stopping a codeword once it falls below
+/// the worst kept. Installed, the model's means and variances are rewritten
+/// dimension-major (each codebook's block in place), its frame evaluation
+/// scores every codeword of an active codebook at once in vectors and then
+/// keeps the best in codeword order, as pocketsphinx would have: each
+/// codeword's score is summed in the same order with the same roundings,
+/// and one pocketsphinx would have stopped early scores below the worst
+/// kept in the end too (its sum only falls). pocketsphinx's own senone
+/// evaluation then reads the best codewords as before.
+///
+/// Install on a decoder's model once, right after the decoder is made and
+/// before its Gaussians are lent to or borrowed from another decoder: from
+/// then on only the installed evaluation may read them. Returns 1 when
+/// installed, 0 (nothing changed) when the model is not a ptm model with
+/// pocketsphinx's own functions or its counts are out of range.
+int hark_fast_gaussians_install(void *mgau);
+
+/// Whether the model evaluates with Hark's codebook evaluation.
+int hark_fast_gaussians_installed(void *mgau);
+
+#endif
