@@ -159,7 +159,7 @@ enum FSGBuilder {
             return
         }
         for slot in 0..<(2 * states) {
-            if let table = tables[slot] { compact(table) }
+            if let table = tables[slot] { HashTables.chainInOneBucket(table) }
         }
     }
 
@@ -189,34 +189,6 @@ enum FSGBuilder {
             }
         }
         return count
-    }
-
-    /// Rebuilds `table` with one bucket (sphinxbase finds any key in it by
-    /// walking the chain), allocated as sphinxbase's `ckd_calloc` does, so
-    /// `hash_table_free` frees it.
-    private static func compact(_ table: UnsafeMutablePointer<hash_table_t>) {
-        guard table.pointee.size > 1 else { return }
-        let kept = HashTables.entries(of: table)
-        let old = table.pointee.table!
-        for bucket in 0..<Int(table.pointee.size) {
-            var next = old[bucket].next
-            while let entry = next {
-                next = entry.pointee.next
-                free(entry)
-            }
-        }
-        free(old)
-        let stride = MemoryLayout<hash_entry_t>.stride
-        let head = calloc(1, stride)!.assumingMemoryBound(to: hash_entry_t.self)
-        var last = head
-        for (i, entry) in kept.enumerated() {
-            let slot = i == 0 ? head : calloc(1, stride)!.assumingMemoryBound(to: hash_entry_t.self)
-            slot.pointee = hash_entry_t(key: entry.key, len: entry.len, val: entry.val, next: nil)
-            if i > 0 { last.pointee.next = slot }
-            last = slot
-        }
-        table.pointee.table = head
-        table.pointee.size = 1
     }
 
     /// One way out of a state.

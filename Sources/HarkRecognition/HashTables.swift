@@ -17,7 +17,9 @@ import Glibc
 /// the same keys and values, found the same way, in 1.5 MB instead of 2.9
 /// for the dictionary. Small tables are left alone: sphinxbase never
 /// resizes a table, and the grammar pass's small dictionary takes the
-/// grammar's words later.
+/// grammar's words later. ``chainInOneBucket(_:)`` rebuilds a table that
+/// is only walked, never searched (the grammar's transitions, ``FSGBuilder``),
+/// as one chain.
 enum HashTables {
     /// A table's entries in the order sphinxbase's iterator visits them:
     /// bucket by bucket, each bucket's own entry, then its chain.
@@ -77,20 +79,49 @@ enum HashTables {
             var value: UnsafeMutableRawPointer?
             return hash_table_lookup(table, entry.key, &value) == 0 && value == entry.val
         }
-        let (freed, freedSize) = same ? (old, oldSize) : (fresh, size)
-        if !same {
+        if same {
+            freeBuckets(old, count: oldSize)
+        } else {
             table.pointee.table = old
             table.pointee.size = Int32(oldSize)
+            freeBuckets(fresh, count: size)
         }
-        for i in 0..<freedSize {
-            var next = freed[i].next
+        return same
+    }
+
+    /// Rebuilds `table` with one bucket, its entries chained in the order
+    /// sphinxbase's iterator visited them (sphinxbase finds any key in it by
+    /// walking the chain), allocated as sphinxbase's `ckd_calloc` does, so
+    /// `hash_table_free` frees it.
+    static func chainInOneBucket(_ table: UnsafeMutablePointer<hash_table_t>) {
+        guard table.pointee.size > 1 else { return }
+        let kept = entries(of: table)
+        freeBuckets(table.pointee.table!, count: Int(table.pointee.size))
+        let stride = MemoryLayout<hash_entry_t>.stride
+        let head = calloc(1, stride)!.assumingMemoryBound(to: hash_entry_t.self)
+        var last = head
+        for (i, entry) in kept.enumerated() {
+            let slot = i == 0 ? head : calloc(1, stride)!.assumingMemoryBound(to: hash_entry_t.self)
+            slot.pointee = hash_entry_t(key: entry.key, len: entry.len, val: entry.val, next: nil)
+            if i > 0 { last.pointee.next = slot }
+            last = slot
+        }
+        table.pointee.table = head
+        table.pointee.size = 1
+    }
+
+    /// Frees a bucket array and the entries chained from it, as
+    /// `hash_table_free` does (not the keys or values: they are the table
+    /// owner's).
+    private static func freeBuckets(_ buckets: UnsafeMutablePointer<hash_entry_t>, count: Int) {
+        for i in 0..<count {
+            var next = buckets[i].next
             while let entry = next {
                 next = entry.pointee.next
                 free(entry)
             }
         }
-        free(freed)
-        return same
+        free(buckets)
     }
 
     /// The bucket sphinxbase's `key2hash` (hash_table.c) puts `key` in, in a
@@ -182,15 +213,11 @@ extension HashTables {
               dict.pointee.n_word > 0, dict.pointee.n_word <= dict.pointee.max_words,
               table.pointee.inuse == dict.pointee.n_word, table.pointee.size > 0
         else { return nil }
-        let count = Int(dict.pointee.n_word)
-        for i in stride(from: 0, to: count, by: max(1, count / 16)) {
-            guard let word = words[i].word else { return nil }
-            var value: UnsafeMutableRawPointer?
-            guard hash_table_lookup(table, word, &value) == 0, Int(bitPattern: value) == i,
-                  let phones = ps_lookup_word(decoder, word) else { return nil }
+        return findsSampledIds(in: table, count: Int(dict.pointee.n_word), spelling: { words[$0].word }) { word, _ in
+            guard let phones = ps_lookup_word(decoder, word) else { return false }
             free(phones)
-        }
-        return table
+            return true
+        } ? table : nil
     }
 
     /// An n-gram model's (or class set's) table of word ids
@@ -204,13 +231,20 @@ extension HashTables {
               let spellings = m.pointee.word_str, let table = m.pointee.wid,
               m.pointee.n_words > 0, table.pointee.inuse == m.pointee.n_words, table.pointee.size > 0
         else { return nil }
-        let count = Int(m.pointee.n_words)
-        for i in stride(from: 0, to: count, by: max(1, count / 16)) {
-            guard let word = spellings[i] else { return nil }
+        return findsSampledIds(in: table, count: Int(m.pointee.n_words), spelling: { spellings[$0] }) { word, id in
+            ngram_wid(model, word) == Int32(id)
+        } ? table : nil
+    }
+
+    /// Whether every sixteenth of the `count` words (by id) is found in
+    /// `table` under its own id, and the public API agrees (`alsoKnown`).
+    private static func findsSampledIds(in table: UnsafeMutablePointer<hash_table_t>, count: Int,
+                                        spelling: (Int) -> UnsafeMutablePointer<CChar>?,
+                                        alsoKnown: (UnsafeMutablePointer<CChar>, Int) -> Bool) -> Bool {
+        stride(from: 0, to: count, by: max(1, count / 16)).allSatisfy { i in
+            guard let word = spelling(i) else { return false }
             var value: UnsafeMutableRawPointer?
-            guard hash_table_lookup(table, word, &value) == 0, Int(bitPattern: value) == i,
-                  ngram_wid(model, word) == Int32(i) else { return nil }
+            return hash_table_lookup(table, word, &value) == 0 && Int(bitPattern: value) == i && alsoKnown(word, i)
         }
-        return table
     }
 }
