@@ -1,4 +1,5 @@
 #include "CPocketSphinxShims.h"
+#include "MixtureModelFunctions.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -10,16 +11,8 @@
 #pragma clang fp contract(off)
 
 // pocketsphinx 0.8+5prealpha's phonetically-tied mixture model (ptm_mgau_s
-// in ptm_mgau.h, gauden_t in ms_gauden.h, ps_mgaufuncs_t in acmod.h; mfcc_t
-// is float in Debian's build). The caller (HarkRecognition's FastGaussians)
-// checks the layout against the public API before installing.
-typedef struct {
-    char const *name;
-    int (*frame_eval)(void *mgau, int16_t *senscr, uint8_t *senone_active, int32_t n_senone_active,
-                      float **feat, int32_t frame, int32_t compallsen);
-    int (*transform)(void *mgau, void *mllr);
-    void (*free)(void *mgau);
-} functions_t;
+// in ptm_mgau.h, gauden_t in ms_gauden.h). The caller (HarkRecognition's
+// FastGaussians) checks the layout against the public API before installing.
 
 typedef struct {
     float ****mean;
@@ -36,7 +29,7 @@ typedef struct { int32_t cw, score; } topn_t;
 typedef struct { topn_t ***topn; uint32_t *mgau_active; } fast_eval_t;
 
 typedef struct {
-    functions_t *vt;
+    mgau_functions_t *vt;
     int frame_idx;
     void *config;
     gaussians_t *g;
@@ -58,7 +51,7 @@ enum { SENSCR_SHIFT = 10, MAX_NEG_ASCR = 96, MAX_DENSITIES = 1024 };
 // Every ptm model shares pocketsphinx's one table of functions; Hark's copy
 // differs in the frame evaluation alone.
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static functions_t original, fast;
+static mgau_functions_t original, fast;
 static int ready;
 
 typedef float v8 __attribute__((vector_size(32)));

@@ -1,21 +1,11 @@
 #include "CPocketSphinxShims.h"
+#include "MixtureModelFunctions.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-// pocketsphinx 0.8+5prealpha's table of a mixture model's functions
-// (ps_mgaufuncs_t in acmod.h); a model's first field points at it. mfcc_t
-// is float in Debian's build (not FIXED_POINT).
-typedef struct mgau_functions_s {
-    char const *name;
-    int (*frame_eval)(void *mgau, int16_t *senscr, uint8_t *senone_active, int32_t n_senone_active,
-                      float **feat, int32_t frame, int32_t compallsen);
-    int (*transform)(void *mgau, void *mllr);
-    void (*free)(void *mgau);
-} mgau_functions_t;
 
 // A model's functions with the frame evaluation replaced: the model's
 // table pointer points at `functions`, the first field.
