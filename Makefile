@@ -45,12 +45,15 @@ setup-test:
 ## scattered, 5.6 MB laid out so (README, "Memory"). Functions the list does
 ## not name still link, where they would have been. SwiftPM does not compile
 ## again when only these flags change: after changing them, remove
-## .build/*/release first.
+## .build/*/release first. And nothing outside the tool calls into it, so
+## its symbols are not exported (--no-export-dynamic: 640 KB of dynamic
+## symbol table less, which the dynamic linker read 0.5 MB of; lld still
+## exports what a library linked with it looks up, jemalloc's malloc_conf).
 LLD := $(shell test -x "$$(dirname "$$(readlink -f "$$(command -v swift)")")/ld.lld" && echo yes)
 RELEASE_LINK ?= $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/hark.order -Xlinker --no-warn-symbol-ordering \
-	-Xlinker -T -Xlinker $(CURDIR)/linker/private-text.ld)
+	-Xlinker -T -Xlinker $(CURDIR)/linker/private-text.ld -Xlinker --no-export-dynamic)
 build: setup
 	swift build -c release --static-swift-stdlib $(RELEASE_LINK)
 
