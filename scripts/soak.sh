@@ -10,7 +10,7 @@
 # third request with an excerpt of NOISE mixed in at 12 dB SNR, so the noise
 # suppressor and the whole-utterance path run too, the rest streamed), pipes
 # it into `hark listen --device - --playback none --json` with a fresh data
-# folder, samples the process's resident memory every 5 s, and prints the
+# folder, samples the process's resident memory every 5 s and its peak, and prints the
 # utterances in the stream, the turns Hark answered, and resident memory
 # at the first answer and at the end. Exits non-zero if a turn is missing.
 set -euo pipefail
@@ -65,16 +65,24 @@ echo "soak: $(python3 -c "print(round($(stat -c %s "$work/stream.raw")/32000))")
 "$hark" listen --device - --playback none --json --data-dir "$work/data" < "$work/stream.raw" > "$work/turns.jsonl" 2> "$work/listen.err" &
 pid=$!
 : > "$work/rss"
+# RSS every 5 s; the high-water mark (VmHWM) every 0.2 s, which the samples
+# miss: the last one read before the process ends is the run's peak.
+tick=0
 while kill -0 "$pid" 2>/dev/null; do
-  rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-  [ -n "$rss" ] && echo "$rss $(grep -c '"heard"' "$work/turns.jsonl" || true)" >> "$work/rss"
-  sleep 5
+  if [ $((tick % 25)) -eq 0 ]; then
+    rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$rss" ] && echo "$rss $(grep -c '"heard"' "$work/turns.jsonl" || true)" >> "$work/rss"
+  fi
+  hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+  [ -n "$hwm" ] && echo "$hwm" > "$work/hwm"
+  tick=$((tick + 1))
+  sleep 0.2
 done
 wait "$pid" || { echo "soak: hark listen failed: $(tail -3 "$work/listen.err")" >&2; exit 1; }
 turns=$(grep -c '"heard"' "$work/turns.jsonl" || true)
 # Without a wake phrase, an utterance with no word of the grammar is heard and deliberately not answered.
 unheard=$(grep -c 'not answered)' "$work/listen.err" || true)
-python3 - "$work/rss" "$turns" "$utterances" <<'PY'
+python3 - "$work/rss" "$turns" "$utterances" "$(cat "$work/hwm" 2>/dev/null || echo 0)" <<'PY'
 import sys
 samples = [tuple(int(x) for x in line.split()) for line in open(sys.argv[1]) if len(line.split()) == 2]
 turns, utterances = int(sys.argv[2]), int(sys.argv[3])
@@ -83,7 +91,8 @@ answered = [(rss / 1024, n) for rss, n in samples if n > 0]
 if answered:
     first, last = answered[0], answered[-1]
     print(f"soak: {utterances} utterances, {turns} turns answered; resident memory {first[0]:.0f} MiB after turn {first[1]}, "
-          f"{last[0]:.0f} MiB after turn {last[1]}, {max(r for r, _ in answered):.0f} MiB at most ({len(answered)} samples)")
+          f"{last[0]:.0f} MiB after turn {last[1]}, {max(r for r, _ in answered):.0f} MiB at most ({len(answered)} samples); "
+          f"peak {int(sys.argv[4]) / 1024:.0f} MiB (VmHWM)")
 else:
     print(f"soak: {utterances} utterances, {turns} turns answered")
 PY
