@@ -42,7 +42,7 @@ setup-test:
 ## (linker/hark.order, made by scripts/make-link-order.sh), the compiler's
 ## unnamed ones before them (linker/private-text.ld): the kernel maps code
 ## 64 KiB around each page run, and `hark listen` kept 11 MB of code resident
-## scattered, 5.6 MB laid out so (README, "Memory"). Functions the list does
+## scattered, 5.7 MB laid out so (README, "Memory"). Functions the list does
 ## not name still link, where they would have been. SwiftPM does not compile
 ## again when only these flags change: after changing them, remove
 ## .build/*/release first. And nothing outside the tool calls into it, so

@@ -7,7 +7,7 @@
 # Why: the kernel maps a binary's code 64 KiB around each page a process
 # runs, so the ~1.8 MB of functions `hark listen` runs, scattered through
 # 23 MB of code (Hark, the Swift runtime, Foundation), kept 11 MB of it
-# resident. Laid out together they keep 5.6 MB: less is not in reach, as
+# resident. Laid out together they keep 5.7 MB: less is not in reach, as
 # the Swift standard library and parts of Foundation come compiled as a few
 # large sections (the standard library's Swift code is one of 1.6 MB) that
 # move whole (README, "Memory").
