@@ -10,9 +10,9 @@
 # third request with an excerpt of NOISE mixed in at 12 dB SNR, so the noise
 # suppressor and the whole-utterance path run too, the rest streamed), pipes
 # it into `hark listen --device - --playback none --json` with a fresh data
-# folder, samples the process's resident memory every 5 s and its peak, and prints the
-# utterances in the stream, the turns Hark answered, and resident memory
-# at the first answer and at the end. Exits non-zero if a turn is missing.
+# folder, samples the process's resident memory every 5 s, and prints the
+# utterances in the stream, the turns Hark answered, resident memory at the
+# first answer and at the end, and the run's peak. Exits non-zero if a turn is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-3600}
@@ -67,14 +67,15 @@ pid=$!
 : > "$work/rss"
 # RSS every 5 s; the high-water mark (VmHWM) every 0.2 s, which the samples
 # miss: the last one read before the process ends is the run's peak.
-tick=0
+tick=0 peak=0
 while kill -0 "$pid" 2>/dev/null; do
+  status=$(cat "/proc/$pid/status" 2>/dev/null || true)
+  hwm=$(awk '/VmHWM/ {print $2}' <<< "$status")
+  [ -n "$hwm" ] && peak=$hwm
   if [ $((tick % 25)) -eq 0 ]; then
-    rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    rss=$(awk '/VmRSS/ {print $2}' <<< "$status")
     [ -n "$rss" ] && echo "$rss $(grep -c '"heard"' "$work/turns.jsonl" || true)" >> "$work/rss"
   fi
-  hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-  [ -n "$hwm" ] && echo "$hwm" > "$work/hwm"
   tick=$((tick + 1))
   sleep 0.2
 done
@@ -82,7 +83,7 @@ wait "$pid" || { echo "soak: hark listen failed: $(tail -3 "$work/listen.err")" 
 turns=$(grep -c '"heard"' "$work/turns.jsonl" || true)
 # Without a wake phrase, an utterance with no word of the grammar is heard and deliberately not answered.
 unheard=$(grep -c 'not answered)' "$work/listen.err" || true)
-python3 - "$work/rss" "$turns" "$utterances" "$(cat "$work/hwm" 2>/dev/null || echo 0)" <<'PY'
+python3 - "$work/rss" "$turns" "$utterances" "$peak" <<'PY'
 import sys
 samples = [tuple(int(x) for x in line.split()) for line in open(sys.argv[1]) if len(line.split()) == 2]
 turns, utterances = int(sys.argv[2]), int(sys.argv[3])
