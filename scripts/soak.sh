@@ -21,38 +21,20 @@ noise=${3:-../shared/benchmarks/barista-dev/kitchen-noise.wav}
 [ -f "$noise" ] || noise=""
 work=$(mktemp -d /tmp/hark-soak.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-utterances=$(python3 - "$seconds" "$work/stream.raw" "$noise" <<'PY'
-import array, json, math, random, sys, wave
+utterances=$(PYTHONPATH=scripts python3 - "$seconds" "$work/stream.raw" "$noise" <<'PY'
+import json, sys
+from noise_mix import Mixer, read_pcm
 seconds, out, noise_path = float(sys.argv[1]), sys.argv[2], sys.argv[3]
 lines = [json.loads(l) for l in open("audio-fixtures/manifest.jsonl")]
-clips = []
-for line in lines:
-    if line.get("set") not in ("core", "domains"):
-        continue
-    with wave.open("audio-fixtures/" + line["audio"]) as w:
-        assert w.getframerate() == 16000 and w.getnchannels() == 1 and w.getsampwidth() == 2
-        clips.append(w.readframes(w.getnframes()))
-noise = None
-if noise_path:
-    with wave.open(noise_path) as w:
-        assert w.getframerate() == 16000 and w.getnchannels() == 1 and w.getsampwidth() == 2, noise_path
-        noise = array.array("h", w.readframes(w.getnframes()))
-rng = random.Random(1234)
-def rms(samples):
-    return math.sqrt(sum(x * x for x in samples) / max(1, len(samples))) or 1.0
-def noisy(clip):
-    speech = array.array("h", clip)
-    start = rng.randrange(0, len(noise) - len(speech))
-    excerpt = noise[start:start + len(speech)]
-    gain = rms(speech) / rms(excerpt) / 10 ** (12 / 20)
-    return array.array("h", (max(-32768, min(32767, int(s + gain * n))) for s, n in zip(speech, excerpt))).tobytes()
+clips = [read_pcm("audio-fixtures/" + line["audio"]) for line in lines if line.get("set") in ("core", "domains")]
+mixer = Mixer(read_pcm(noise_path), seed=1234) if noise_path else None
 silence = b"\0\0" * 24000
 total, count = 0, 0
 with open(out, "wb") as f:
     while total < seconds * 32000:
         for clip in clips:
-            if noise is not None and count % 3 == 2:
-                clip = noisy(clip)
+            if mixer is not None and count % 3 == 2:
+                clip = mixer.mix(clip, 12)
             f.write(clip + silence)
             total += len(clip) + len(silence)
             count += 1

@@ -92,8 +92,15 @@ public struct DecoderOptions: Sendable, Equatable {
     /// defaults and 8 Gaussians per frame instead of 4 recover words in
     /// noise (6 dB SNR: 61.9% → 69.7% command acceptance) at a real-time
     /// factor still far below 0.1, since the minimised grammar is small.
+    ///
+    /// The grammar pass reads its best path off the Viterbi history, not a
+    /// word lattice (`-bestpath no`): the lattice pocketsphinx builds from
+    /// every word exit of the utterance when it ends (a million of them in
+    /// 4 s of noisy speech with every sample app) read every fixture and
+    /// barista-dev recording the same, at a cost paid after the person
+    /// stopped speaking. README, "Memory".
     public static let measuredArguments: [String: String] = [
-        "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60", "-topn": "8",
+        "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60", "-topn": "8", "-bestpath": "no",
     ]
 
     /// The n-gram pass's own settings (a `--decoder-option` of the same
@@ -628,7 +635,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                 state!.spotting = key
             }
             let pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
-            guard let last = pass.segments.last else { return nil }
+            guard let last = pass.last else { return nil }
             return min(samples.count, (last.endFrame + 1) * Int(16_000 / frameRate))
         }
     }
@@ -664,11 +671,11 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                 shared?.begin()
                 let frameRate = frameRate
                 phoneWorker.async(group: group) {
-                    let result = Result { try Self.decode(samples, with: phones.value, frameRate: frameRate).segments }
+                    let result = Result { try Self.decode(samples, with: phones.value, frameRate: frameRate) }
                     phonePass.withLock { $0 = result }
                 }
             }
-            let pass: (segments: [Segment], confidence: Double)
+            let pass: [Segment]
             do {
                 defer { shared?.end() }
                 pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
@@ -678,7 +685,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             }
             group.wait()
             let phoneSegments = try phonePass.withLock { $0 }?.get()
-            var recognition = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: nil,
+            var recognition = try recognition(of: pass, samples: samples, grammar: grammar, dictated: nil,
                                               phones: phoneSegments, state: &state!)
             recognition.decodeSeconds = started.secondsElapsed
             return recognition
@@ -845,7 +852,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     }
 
     /// Decodes `samples` with the decoder's current search.
-    private static func decode(_ samples: some Collection<Int16>, with decoder: OpaquePointer, frameRate: Double) throws -> (segments: [Segment], confidence: Double) {
+    private static func decode(_ samples: some Collection<Int16>, with decoder: OpaquePointer, frameRate: Double) throws -> [Segment] {
         try startUtterance(decoder)
         try process(Array(samples), with: decoder, wholeUtterance: true)
         return try endUtterance(decoder)
@@ -875,11 +882,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     }
 
     /// Ends the utterance: the words of its best path, with their frames.
-    static func endUtterance(_ decoder: OpaquePointer) throws -> (segments: [Segment], confidence: Double) {
+    ///
+    /// pocketsphinx's own utterance probability (`ps_get_prob`) is not
+    /// asked for: the grammar search gives none without a lattice, and the
+    /// n-gram search's costs a forward-backward pass over its lattice after
+    /// the person stopped speaking. The confidence is Hark's own (the phone
+    /// pass, ``recognition(of:samples:grammar:dictated:phones:state:)``).
+    static func endUtterance(_ decoder: OpaquePointer) throws -> [Segment] {
         guard ps_end_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx failed to end the utterance") }
-        let hyp = hypothesis(of: decoder)
-        let probability = hyp.isEmpty ? 0 : logmath_exp(ps_get_logmath(decoder), ps_get_prob(decoder))
-        return (segments(of: decoder), min(1, max(0, probability)))
+        return segments(of: decoder)
     }
 
     /// The tokens of the decoder's best path (so far, in an utterance not
@@ -921,7 +932,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             // message to Bobo on MonkeyChat" heard with the message "top").
             guard run.count >= DecoderGrammar.shortestFreeText, let first = run.first, let last = run.last,
                   let dictation = state.dictation else { return [] }
-            if context == nil { context = try decode(samples[...], with: dictation, frameRate: frameRate).segments }
+            if context == nil { context = try decode(samples[...], with: dictation, frameRate: frameRate) }
             return context!.compactMap { segment in
                 let middle = (segment.startFrame + segment.endFrame + 1) / 2
                 guard (first.startFrame...last.endFrame).contains(middle), let text = spokenWord(segment.token) else { return nil }

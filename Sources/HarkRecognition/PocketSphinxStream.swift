@@ -248,13 +248,13 @@ extension PocketSphinxDecoder {
             let results = Mutex<(dictated: Result<[Segment], any Error>?, phones: Result<[Segment], any Error>?)>((nil, nil))
             if let dictation = side.dictation {
                 dictationWorker.async(group: group) {
-                    let result = Result { try Self.endUtterance(dictation.value).segments }
+                    let result = Result { try Self.endUtterance(dictation.value) }
                     results.withLock { $0.dictated = result }
                 }
             }
             if let phoneDecoder = side.phones {
                 phoneWorker.async(group: group) {
-                    let result = Result { try Self.endUtterance(phoneDecoder.value).segments }
+                    let result = Result { try Self.endUtterance(phoneDecoder.value) }
                     results.withLock { $0.phones = result }
                 }
             }
@@ -273,7 +273,7 @@ extension PocketSphinxDecoder {
             let heard: Recognition
             do {
                 let pass = try Self.endUtterance(decoder)
-                heard = try recognition(of: pass.segments, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
+                heard = try recognition(of: pass, samples: samples, grammar: grammar, dictated: dictated, phones: phones, state: &state!)
             } catch {
                 side.restoreRunningMeans()
                 throw error

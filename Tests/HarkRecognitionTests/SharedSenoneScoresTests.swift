@@ -111,6 +111,6 @@ private extension PocketSphinxDecoder {
     private func phoneReading(_ samples: [Int16], decoder: OpaquePointer) throws -> [String] {
         try PocketSphinxDecoder.startUtterance(decoder)
         try PocketSphinxDecoder.process(samples, with: decoder, wholeUtterance: true)
-        return try PocketSphinxDecoder.endUtterance(decoder).segments.map { "\($0.token) \($0.startFrame) \($0.acoustic)" }
+        return try PocketSphinxDecoder.endUtterance(decoder).map { "\($0.token) \($0.startFrame) \($0.acoustic)" }
     }
 }
