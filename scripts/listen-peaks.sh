@@ -40,8 +40,10 @@ PY
 export hark work
 ls "$work"/*.raw | xargs -P 2 -I{} bash -c '
   f={}; base=$(basename "$f" .raw)
-  kb=$( { HARK_DATA_DIR=$(mktemp -d "$work/data.XXXXXX") /usr/bin/time -f "%M" "$hark" listen --device - --playback none --json < "$f" > /dev/null 2> "$f.err"; } 2>&1 | tail -n 1)
-  grep -q "^[0-9]*$" <<< "$kb" || { echo "listen-peaks: $base: hark listen failed: $(tail -n 3 "$f.err")" >&2; exit 255; }
+  HARK_DATA_DIR=$(mktemp -d "$work/data.XXXXXX") /usr/bin/time -f "%M" -o "$f.kb" "$hark" listen --device - --playback none --json < "$f" > /dev/null 2> "$f.err" \
+    || { echo "listen-peaks: $base: hark listen failed: $(tail -n 3 "$f.err")" >&2; exit 255; }
+  kb=$(tail -n 1 "$f.kb")
+  grep -Eq "^[0-9]+$" <<< "$kb" || { echo "listen-peaks: $base: no peak from /usr/bin/time: $kb" >&2; exit 255; }
   printf "%s\t%s\t%s\n" "$kb" "${base%%.*}" "${base#*.}"' > "$work/peaks.tsv"
 [ -n "$out" ] && sort -n "$work/peaks.tsv" > "$out"
 python3 - "$work/peaks.tsv" <<'PY'

@@ -1,4 +1,5 @@
 import CPocketSphinx
+import CPocketSphinxShims
 import Foundation
 import HarkAudio
 import HarkGrammar
@@ -22,6 +23,12 @@ public struct DecoderOptions: Sendable, Equatable {
     /// keeps every one. 0.12 is a mean gap of -0.0059: below every right
     /// reading of the fixtures and barista-dev (README, "Confidence").
     public var minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence
+
+    /// Whether the grammar search frees, as it goes, the word exits no path
+    /// it follows can reach any more (``PocketSphinxDecoder/collectHistory(of:)``).
+    /// What is heard is the same either way; off, a long noisy utterance
+    /// with every sample app holds 50 MB more (README, "Memory").
+    public var collectsSearchHistory = true
     public static let defaultMinimumConfidence = 0.12
 
     /// An utterance with free text that names no app (``DecoderGrammar/appNames``)
@@ -92,15 +99,8 @@ public struct DecoderOptions: Sendable, Equatable {
     /// defaults and 8 Gaussians per frame instead of 4 recover words in
     /// noise (6 dB SNR: 61.9% → 69.7% command acceptance) at a real-time
     /// factor still far below 0.1, since the minimised grammar is small.
-    ///
-    /// The grammar pass reads its best path off the Viterbi history, not a
-    /// word lattice (`-bestpath no`): the lattice pocketsphinx builds from
-    /// every word exit of the utterance when it ends (a million of them in
-    /// 4 s of noisy speech with every sample app) read every fixture and
-    /// barista-dev recording the same, at a cost paid after the person
-    /// stopped speaking. README, "Memory".
     public static let measuredArguments: [String: String] = [
-        "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60", "-topn": "8", "-bestpath": "no",
+        "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60", "-topn": "8",
     ]
 
     /// The n-gram pass's own settings (a `--decoder-option` of the same
@@ -678,7 +678,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             let pass: [Segment]
             do {
                 defer { shared?.end() }
-                pass = try Self.decode(samples, with: decoder, frameRate: frameRate)
+                pass = try Self.decode(samples, with: decoder, frameRate: frameRate, collectingHistory: options.collectsSearchHistory)
             } catch {
                 group.wait()
                 throw error
@@ -852,14 +852,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     }
 
     /// Decodes `samples` with the decoder's current search.
-    private static func decode(_ samples: some Collection<Int16>, with decoder: OpaquePointer, frameRate: Double) throws -> [Segment] {
-        try startUtterance(decoder)
+    private static func decode(_ samples: some Collection<Int16>, with decoder: OpaquePointer, frameRate: Double,
+                               collectingHistory: Bool = true) throws -> [Segment] {
+        try startUtterance(decoder, collectingHistory: collectingHistory)
         try process(Array(samples), with: decoder, wholeUtterance: true)
         return try endUtterance(decoder)
     }
 
     /// Starts an utterance with the decoder's current search.
-    static func startUtterance(_ decoder: OpaquePointer) throws {
+    static func startUtterance(_ decoder: OpaquePointer, collectingHistory: Bool = true) throws {
         // Decoding in pieces (a stream) switches sphinxbase's cepstral mean
         // normalisation to its running estimate for good; a whole utterance
         // is normalised by its own mean again, as the model's feat.params
@@ -871,6 +872,18 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // so each utterance is decoded the same whatever came before it
         // (replays and benchmarks repeat; the whole utterance is here).
         guard ps_start_stream(decoder) >= 0, ps_start_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx could not start an utterance") }
+        if collectingHistory { collectHistory(of: decoder) }
+    }
+
+    /// Has a grammar search free the word exits no path it follows can
+    /// reach any more, as it goes (``hark_fsg_history_collector_install``):
+    /// pocketsphinx keeps every one until the utterance ends, 57 MB of them
+    /// in 4 s of noisy speech with every sample app. Once per search; a
+    /// search that is not a grammar search, or not laid out as the
+    /// collector expects, is left alone (and keeps them all).
+    static func collectHistory(of decoder: OpaquePointer) {
+        guard let name = ps_get_search(decoder), let fsg = ps_get_fsg(decoder, name) else { return }
+        _ = hark_fsg_history_collector_install(UnsafeMutableRawPointer(decoder), UnsafeRawPointer(ps_get_config(decoder)), UnsafeRawPointer(fsg))
     }
 
     /// Decodes the next samples of the utterance.

@@ -121,7 +121,7 @@ extension PocketSphinxDecoder {
             side.means = decoders.compactMap { RunningMean(of: $0) }
             do {
                 for decoder in decoders {
-                    try Self.startUtterance(decoder)
+                    try Self.startUtterance(decoder, collectingHistory: options.collectsSearchHistory)
                     started.append(decoder)
                 }
             } catch {

@@ -1,0 +1,58 @@
+import CPocketSphinxShims
+import Foundation
+@testable import HarkRecognition
+import Testing
+
+/// The grammar search frees the word exits no path it follows can reach
+/// (``PocketSphinxDecoder/collectHistory(of:)``), and hears exactly what it
+/// heard keeping them all.
+@Suite struct HistoryCollectorTests {
+    /// The messaging fixture (5.2 s) with seeded uniform noise at a fifth of
+    /// its RMS: the free-text loops and the garbage branch leave tens of
+    /// thousands of word exits.
+    private func noisySpeech(noiseLevel: Double) throws -> [Int16] {
+        let speech = try MessagingFixture.speech()
+        let long = speech
+        let rms = (speech.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(speech.count)).squareRoot()
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return long.map { sample in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let noise = (Double(seed >> 11) / Double(1 << 53) - 0.5) * 2 * rms * noiseLevel
+            return Int16(clamping: Int((Double(sample) + noise).rounded()))
+        }
+    }
+
+    private func collected(by decoder: PocketSphinxDecoder) -> UInt64 {
+        decoder.state.withLock { state in state.map { hark_fsg_history_collected(UnsafeMutableRawPointer($0.decoder)) } ?? 0 }
+    }
+
+    @Test("a noisy utterance frees the word exits no path reaches and is heard word for word as without freeing them")
+    func sameReading() async throws {
+        let audio = try noisySpeech(noiseLevel: 0.2)
+        let grammar = try MessagingFixture.grammar()
+        let collecting = try PocketSphinxDecoder(model: AcousticModel())
+        let heard = try await collecting.recognize(audio, grammar: grammar)
+        let freed = collected(by: collecting)
+        var keepingAll = DecoderOptions()
+        keepingAll.collectsSearchHistory = false
+        let keeping = try PocketSphinxDecoder(model: AcousticModel(), options: keepingAll)
+        let expected = try await keeping.recognize(audio, grammar: grammar)
+        #expect(collected(by: keeping) == 0)
+        #expect(freed > 10_000, "freed \(freed)")
+        #expect(!heard.words.isEmpty)
+        #expect(heard.text == expected.text)
+        #expect(heard.words.map(\.word) == expected.words.map(\.word))
+        #expect(heard.words.map(\.start) == expected.words.map(\.start))
+        #expect(heard.words.map(\.end) == expected.words.map(\.end))
+        #expect(heard.confidence == expected.confidence)
+
+        // Streamed in 0.1 s pieces, the partial hypotheses read the history as it is freed.
+        let stream = try await collecting.startStream(grammar: grammar)
+        for start in stride(from: 0, to: audio.count, by: 1_600) {
+            try await stream.feed(Array(audio[start..<min(start + 1_600, audio.count)]))
+        }
+        let streamed = try await stream.finish()
+        #expect(collected(by: collecting) > freed)
+        #expect(!streamed.words.isEmpty)
+    }
+}
