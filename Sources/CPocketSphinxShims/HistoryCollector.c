@@ -159,6 +159,11 @@ static entry_t tombstone = { .fsglink = NULL, .score = INT32_MIN, .pred = -1, .f
 static int collector_step(void *search, int frame_idx);
 static void collector_free(void *search);
 
+// Where entry `i` of pocketsphinx's table of entries is kept.
+static void **slot_at(blkarray_t *list, int32_t i) {
+    return &list->ptr[i / list->blksize][i % list->blksize];
+}
+
 static void mark_hmm(const hmm_t *hmm, uint8_t *live, int32_t n) {
     int32_t states = hmm->n_emit_state < MAX_STATES ? hmm->n_emit_state : MAX_STATES;
     for (int32_t i = 0; i < states; ++i)
@@ -216,7 +221,7 @@ static void collect(collector_t *c, fsg_search_mirror_t *s) {
     blkarray_t *list = h->entries;
     for (int32_t i = 0; i < n; ++i) {
         if (live[i]) continue;
-        void **slot = &list->ptr[i / list->blksize][i % list->blksize];
+        void **slot = slot_at(list, i);
         if (*slot && *slot != &tombstone) {
             free(*slot);
             *slot = &tombstone;
@@ -232,7 +237,7 @@ static void bury(fsg_search_mirror_t *s) {
     blkarray_t *list = s->f.history ? s->f.history->entries : NULL;
     if (!list || list->blksize <= 0) return;
     for (int32_t i = 0; i < list->n_valid; ++i) {
-        void **slot = &list->ptr[i / list->blksize][i % list->blksize];
+        void **slot = slot_at(list, i);
         if (*slot == &tombstone) *slot = NULL;
     }
 }
@@ -262,8 +267,8 @@ static int collector_step(void *search, int frame_idx) {
     c->frames_since = 0;
     int32_t n = fsg_history_n_entries(s->f.history);
     if (n - c->collected_at < MIN_NEW_ENTRIES) return result;
-    collect(c, s);
-    c->collected_at = fsg_history_n_entries(s->f.history);
+    collect(c, s);   // frees entries, adds none
+    c->collected_at = n;
     return result;
 }
 
@@ -289,7 +294,7 @@ int hark_fsg_history_collector_install(void *decoder, const void *config, const 
     blkarray_t *list = h->entries;
     if (!list || list->blksize <= 0 || list->n_valid != fsg_history_n_entries(h)) return -1;
     for (int32_t i = 0; i < list->n_valid && i < 4; ++i)
-        if (list->ptr[i / list->blksize][i % list->blksize] != fsg_history_entry_get(h, i)) return -1;
+        if (*slot_at(list, i) != fsg_history_entry_get(h, i)) return -1;
     collector_t *c = calloc(1, sizeof *c);
     if (!c) return -1;
     c->original = search->vt;

@@ -23,13 +23,13 @@ public struct DecoderOptions: Sendable, Equatable {
     /// keeps every one. 0.12 is a mean gap of -0.0059: below every right
     /// reading of the fixtures and barista-dev (README, "Confidence").
     public var minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence
+    public static let defaultMinimumConfidence = 0.12
 
     /// Whether the grammar search frees, as it goes, the word exits no path
     /// it follows can reach any more (``PocketSphinxDecoder/collectHistory(of:)``).
     /// What is heard is the same either way; off, a long noisy utterance
     /// with every sample app holds 50 MB more (README, "Memory").
     public var collectsSearchHistory = true
-    public static let defaultMinimumConfidence = 0.12
 
     /// An utterance with free text that names no app (``DecoderGrammar/appNames``)
     /// needs at least this confidence (and at least ``minimumConfidence``;

@@ -61,8 +61,10 @@ void hark_senone_share_counts(hark_senone_share_t *share, uint64_t *shared, uint
 ///
 /// `decoder` is a pocketsphinx 0.8+5prealpha `ps_decoder_t` whose current
 /// search is the FSG search of `fsg` (`ps_get_fsg`), `config` its
-/// `ps_get_config`. Installing wraps the search's table of functions (its
-/// frame step, and its free, which puts the table back). Returns 1 when
+/// `ps_get_config`. Installing wraps the search's table of functions: its
+/// frame step, and its start, reinit and free, which empty the freed
+/// entries' slots before pocketsphinx frees the table (free also puts the
+/// table back). Returns 1 when
 /// installed (or already), -1 when the search is not such a search or its
 /// structures are not laid out as expected (nothing changed).
 int hark_fsg_history_collector_install(void *decoder, const void *config, const void *fsg);
