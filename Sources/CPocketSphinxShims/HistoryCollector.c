@@ -116,6 +116,9 @@ typedef struct fsg_fields_s {
     float ascale;
     int32_t bestscore;
     int32_t bpidx_start;
+    int32_t ascr, lscr;
+    int32_t n_hmm_eval;
+    int32_t n_sen_eval;
 } fsg_fields_t;
 
 // ps_search_s in full: vt, type, name, pls, config, acmod, dict, d2p,
@@ -311,4 +314,13 @@ uint64_t hark_fsg_history_collected(void *decoder) {
     decoder_t *d = decoder;
     if (!d || !d->search || !d->search->vt || d->search->vt->step != collector_step) return 0;
     return ((collector_t *)d->search->vt)->freed;
+}
+
+int hark_fsg_search_work(void *decoder, int64_t *models, int32_t *frames) {
+    decoder_t *d = decoder;
+    if (!d || !d->search || !d->search->vt || d->search->vt->step != collector_step) return -1;
+    fsg_search_mirror_t *s = (fsg_search_mirror_t *)d->search;
+    if (models) *models = s->f.n_hmm_eval;
+    if (frames) *frames = s->f.frame;
+    return 0;
 }

@@ -99,8 +99,19 @@ public struct DecoderOptions: Sendable, Equatable {
     /// defaults and 8 Gaussians per frame instead of 4 recover words in
     /// noise (6 dB SNR: 61.9% → 69.7% command acceptance) at a real-time
     /// factor still far below 0.1, since the minimised grammar is small.
+    ///
+    /// `-maxhmmpf` bounds the search where the beams alone do not: with
+    /// every sample app installed (36,000 states), noise kept 20,000–25,000
+    /// phone models active a frame (clean speech 3,500–4,300), a grammar
+    /// pass slower than real time. Above the bound, pocketsphinx narrows
+    /// the beams by a tenth a frame until the count falls under it, then
+    /// widens them at once (`fsg_search_hmm_eval`; the mean may pass the
+    /// bound a little), so barista-dev's small grammar is never touched.
+    /// Measured 2026-11-29 (README, "Bounded search"): the fixtures clean
+    /// and at 12 dB SNR heard with the same acceptance (60.3%, 59.5%) and
+    /// one reading in 266 changed at 4,000; at 2,500 one noisy request lost.
     public static let measuredArguments: [String: String] = [
-        "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60", "-topn": "8",
+        "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60", "-topn": "8", "-maxhmmpf": "4000",
     ]
 
     /// The n-gram pass's own settings (a `--decoder-option` of the same
@@ -111,7 +122,13 @@ public struct DecoderOptions: Sendable, Equatable {
     /// ms and the search's end (finalize) p95 395 → 67 ms, with free text
     /// read better (slot F1 71.2% → 72.6%, command acceptance 68.9% →
     /// 70.6%); the fixtures 58.7% → 60.3% ("pears" heard again).
-    public static let dictationArguments: [String: String] = ["-fwdflat": "no"]
+    ///
+    /// `-maxhmmpf` keeps the n-gram search's histogram pruning to the best
+    /// 5,000 channels a frame (pocketsphinx's default 30,000 let noise keep
+    /// 24,000 a frame: a pass slower than real time over the whole
+    /// utterance, whatever its free text). Measured 2026-11-29 (README,
+    /// "Bounded search").
+    public static let dictationArguments: [String: String] = ["-fwdflat": "no", "-maxhmmpf": "5000"]
 
     public static let defaultFreeTextPhonePenalty = 1e-3
     /// Measured on barista-dev and 29 out-of-grammar recordings (see README,
@@ -884,6 +901,31 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     static func collectHistory(of decoder: OpaquePointer) {
         guard let name = ps_get_search(decoder), let fsg = ps_get_fsg(decoder, name) else { return }
         _ = hark_fsg_history_collector_install(UnsafeMutableRawPointer(decoder), UnsafeRawPointer(ps_get_config(decoder)), UnsafeRawPointer(fsg))
+    }
+
+    /// How much the grammar search searched in an utterance.
+    public struct SearchWork: Sendable, Equatable {
+        /// Phone models (HMMs) it evaluated, summed over the frames.
+        public var models: Int
+        /// The frames (100 a second).
+        public var frames: Int
+        /// Phone models evaluated per frame, on average.
+        public var modelsPerFrame: Double { frames > 0 ? Double(models) / Double(frames) : 0 }
+    }
+
+    /// The grammar search's work in the utterance heard last (or being
+    /// heard): pocketsphinx's own count, which it otherwise only logs. nil
+    /// when the search is not a grammar search, or without
+    /// ``DecoderOptions/collectsSearchHistory`` (it is read through the
+    /// structures the collector has checked).
+    public func lastSearchWork() -> SearchWork? {
+        state.withLock { state -> SearchWork? in
+            guard let decoder = state?.decoder else { return nil }
+            var models: Int64 = 0
+            var frames: Int32 = 0
+            guard hark_fsg_search_work(UnsafeMutableRawPointer(decoder), &models, &frames) == 0 else { return nil }
+            return SearchWork(models: Int(models), frames: Int(frames))
+        }
     }
 
     /// Decodes the next samples of the utterance.

@@ -73,6 +73,13 @@ int hark_fsg_history_collector_install(void *decoder, const void *config, const 
 /// (0 without one).
 uint64_t hark_fsg_history_collected(void *decoder);
 
+/// The work of the decoder's grammar search in the utterance it last
+/// heard (or is hearing): the phone models (HMMs) it evaluated, summed
+/// over its frames (pocketsphinx's `n_hmm_eval`, which it logs at the end
+/// of an utterance), and the frames. -1 unless the history collector is
+/// installed on the current search (its layout checks hold).
+int hark_fsg_search_work(void *decoder, int64_t *models, int32_t *frames);
+
 #endif
 
 #ifndef C_POCKETSPHINX_SHIMS_SCORE_CACHE
