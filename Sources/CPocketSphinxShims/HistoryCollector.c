@@ -310,16 +310,23 @@ int hark_fsg_history_collector_install(void *decoder, const void *config, const 
     return 1;
 }
 
-uint64_t hark_fsg_history_collected(void *decoder) {
+// The decoder's current search if the collector is installed on it (its
+// layout checks held), else NULL.
+static search_t *collected_search(void *decoder) {
     decoder_t *d = decoder;
-    if (!d || !d->search || !d->search->vt || d->search->vt->step != collector_step) return 0;
-    return ((collector_t *)d->search->vt)->freed;
+    if (!d || !d->search || !d->search->vt || d->search->vt->step != collector_step) return NULL;
+    return d->search;
+}
+
+uint64_t hark_fsg_history_collected(void *decoder) {
+    search_t *search = collected_search(decoder);
+    return search ? ((collector_t *)search->vt)->freed : 0;
 }
 
 int hark_fsg_search_work(void *decoder, int64_t *models, int32_t *frames) {
-    decoder_t *d = decoder;
-    if (!d || !d->search || !d->search->vt || d->search->vt->step != collector_step) return -1;
-    fsg_search_mirror_t *s = (fsg_search_mirror_t *)d->search;
+    search_t *search = collected_search(decoder);
+    if (!search) return -1;
+    fsg_search_mirror_t *s = (fsg_search_mirror_t *)search;
     if (models) *models = s->f.n_hmm_eval;
     if (frames) *frames = s->f.frame;
     return 0;

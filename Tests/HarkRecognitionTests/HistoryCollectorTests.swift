@@ -1,5 +1,6 @@
 import CPocketSphinxShims
 import Foundation
+import HarkTestSupport
 @testable import HarkRecognition
 import Testing
 
@@ -11,14 +12,7 @@ import Testing
     /// its RMS: the free-text loops and the garbage branch leave tens of
     /// thousands of word exits.
     private func noisySpeech(noiseLevel: Double) throws -> [Int16] {
-        let speech = try MessagingFixture.speech()
-        let rms = (speech.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(speech.count)).squareRoot()
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        return speech.map { sample in
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let noise = (Double(seed >> 11) / Double(1 << 53) - 0.5) * 2 * rms * noiseLevel
-            return Int16(clamping: Int((Double(sample) + noise).rounded()))
-        }
+        TestSignals.withWhiteNoise(try MessagingFixture.speech(), level: noiseLevel, seed: 0x9E37_79B9_7F4A_7C15)
     }
 
     private func collected(by decoder: PocketSphinxDecoder) -> UInt64 {

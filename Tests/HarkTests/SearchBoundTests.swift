@@ -1,6 +1,7 @@
 import Foundation
 import Hark
 import HarkRecognition
+import HarkTestSupport
 import Testing
 
 /// The grammar search of every sample app keeps about
@@ -10,17 +11,6 @@ import Testing
 @Suite struct SearchBoundTests {
     /// The bound the decoder is built with.
     private var bound: Double { Double(DecoderOptions.measuredArguments["-maxhmmpf"] ?? "") ?? 0 }
-
-    /// `samples` with seeded uniform (white) noise at `level` of their RMS.
-    private func noisy(_ samples: [Int16], level: Double) -> [Int16] {
-        let rms = (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
-        var seed: UInt64 = 0x5851_F42D_4C95_7F2D
-        return samples.map { sample in
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let noise = (Double(seed >> 11) / Double(1 << 53) - 0.5) * 2 * rms * level
-            return Int16(clamping: Int((Double(sample) + noise).rounded()))
-        }
-    }
 
     /// What a fresh assistant (no question pending) hears in `samples`, and the grammar search's work.
     private func hear(_ samples: [Int16], with decoder: PocketSphinxDecoder) async throws -> (Turn, PocketSphinxDecoder.SearchWork) {
@@ -48,7 +38,7 @@ import Testing
         // times the bound alive; bounded, it narrows its beams above the
         // bound (widening them again below it, so the mean may pass it a
         // little) and hears the same.
-        let samples = noisy(clean, level: 0.25)
+        let samples = TestSignals.withWhiteNoise(clean, level: 0.25, seed: 0x5851_F42D_4C95_7F2D)
         let (noisyTurn, bounded) = try await hear(samples, with: decoder)
         let (expected, unbounded) = try await hear(samples, with: unboundedDecoder)
         #expect(bounded.frames == unbounded.frames)
