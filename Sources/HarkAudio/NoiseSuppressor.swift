@@ -22,8 +22,9 @@ import Glibc
 ///
 /// The library is loaded at run time (`dlopen`): Debian has no RNNoise
 /// package, and `scripts/install-rnnoise.py` (run by `scripts/setup.sh`)
-/// installs the build of PyPI's `pyrnnoise` 0.4.5, pinned by SHA-256.
-/// Instances are immutable and safe to share between threads.
+/// installs the build of PyPI's `pyrnnoise` 0.4.5, pinned by SHA-256. It is
+/// open only while an utterance is denoised (``Library``). Instances are
+/// immutable and safe to share between threads.
 public final class NoiseSuppressor: @unchecked Sendable {
     /// Where the library is looked for, in order, after `$HARK_RNNOISE_LIBRARY`.
     public static var searchPaths: [String] {
@@ -66,13 +67,45 @@ public final class NoiseSuppressor: @unchecked Sendable {
     private typealias Process = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Float>?, UnsafePointer<Float>?) -> Float
     private typealias FrameSize = @convention(c) () -> Int32
 
-    private let handle: UnsafeMutableRawPointer
-    private let create: Create
-    private let destroy: Destroy
-    private let process: Process
+    /// The library opened, and the functions Hark calls.
+    ///
+    /// It is open only while an utterance is denoised: RNNoise's network
+    /// is compiled into it, and running it touches all of its 12 MB of
+    /// weights, which stay in the process's resident memory for as long as
+    /// the library is mapped. Denoising comes before the decode, so closed
+    /// afterwards those pages are not counted again while the recognizer
+    /// searches (the worst noisy request's peak: README, "Memory"). Opening
+    /// it again finds the file in the page cache: no read from disk.
+    private struct Library {
+        let handle: UnsafeMutableRawPointer
+        let create: Create
+        let destroy: Destroy
+        let process: Process
+        let frameSize: Int
+
+        /// Opens `path`; nil with dlerror's reason when it will not load.
+        static func open(_ path: String) throws(NoiseSuppressorError) -> Library? {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else { return nil }
+            func symbol<T>(_ name: String, as type: T.Type) throws(NoiseSuppressorError) -> T {
+                guard let pointer = dlsym(handle, name) else {
+                    dlclose(handle)
+                    throw NoiseSuppressorError("\(path) is not RNNoise: it has no \(name)(); install it with scripts/install-rnnoise.py or pass --denoise off")
+                }
+                return unsafeBitCast(pointer, to: type)
+            }
+            let create = try symbol("rnnoise_create", as: Create.self)
+            let destroy = try symbol("rnnoise_destroy", as: Destroy.self)
+            let process = try symbol("rnnoise_process_frame", as: Process.self)
+            let frameSize = Int(try symbol("rnnoise_get_frame_size", as: FrameSize.self)())
+            return Library(handle: handle, create: create, destroy: destroy, process: process, frameSize: frameSize)
+        }
+
+        func close() { dlclose(handle) }
+    }
 
     /// Loads RNNoise from `library`, or from `$HARK_RNNOISE_LIBRARY`, or
-    /// from the first of ``searchPaths`` that loads.
+    /// from the first of ``searchPaths`` that loads, checks it, and closes
+    /// it again until an utterance needs it (``Library``).
     ///
     /// - Throws: ``NoiseSuppressorError`` naming every place looked at and
     ///   what to do: install it, point at it, or turn denoising off.
@@ -86,38 +119,23 @@ public final class NoiseSuppressor: @unchecked Sendable {
             candidates = Self.searchPaths
         }
         var failures: [String] = []
-        var loaded: (String, UnsafeMutableRawPointer)?
+        var loaded: (String, Library)?
         for path in candidates {
-            if let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) {
-                loaded = (path, handle)
+            if let opened = try Library.open(path) {
+                loaded = (path, opened)
                 break
             }
             failures.append(dlerror().map { String(cString: $0) } ?? path)
         }
-        guard let (path, handle) = loaded else {
+        guard let (path, opened) = loaded else {
             throw NoiseSuppressorError("cannot load RNNoise (\(failures.joined(separator: "; "))); run scripts/setup.sh (it installs \(Self.searchPaths[0])), set HARK_RNNOISE_LIBRARY to a librnnoise.so, or pass --denoise off")
         }
-        func symbol<T>(_ name: String, as type: T.Type) throws(NoiseSuppressorError) -> T {
-            guard let pointer = dlsym(handle, name) else {
-                dlclose(handle)
-                throw NoiseSuppressorError("\(path) is not RNNoise: it has no \(name)(); install it with scripts/install-rnnoise.py or pass --denoise off")
-            }
-            return unsafeBitCast(pointer, to: type)
-        }
-        create = try symbol("rnnoise_create", as: Create.self)
-        destroy = try symbol("rnnoise_destroy", as: Destroy.self)
-        process = try symbol("rnnoise_process_frame", as: Process.self)
-        frameSize = Int(try symbol("rnnoise_get_frame_size", as: FrameSize.self)())
-        self.handle = handle
+        defer { opened.close() }
         libraryPath = path
+        frameSize = opened.frameSize
         guard frameSize == 480 else {
-            dlclose(handle)
             throw NoiseSuppressorError("\(path): RNNoise frames of \(frameSize) samples; Hark expects 480 (10 ms at 48 kHz); install the pinned build with scripts/install-rnnoise.py")
         }
-    }
-
-    deinit {
-        dlclose(handle)
     }
 
     /// Utterances whose estimated SNR is at least this (dB) are left alone.
@@ -182,10 +200,14 @@ public final class NoiseSuppressor: @unchecked Sendable {
         } catch {
             throw NoiseSuppressorError("noise suppression: \(error)")
         }
-        guard let state = create(nil) else {
+        guard let library = try Library.open(libraryPath) else {
+            throw NoiseSuppressorError("\(libraryPath): cannot load RNNoise again (\(dlerror().map { String(cString: $0) } ?? "no reason given")); pass --denoise off to go on without it")
+        }
+        defer { library.close() }
+        guard let state = library.create(nil) else {
             throw NoiseSuppressorError("\(libraryPath): rnnoise_create failed (out of memory?); pass --denoise off to go on without it")
         }
-        defer { destroy(state) }
+        defer { library.destroy(state) }
         // RNNoise takes 16-bit-scaled floats. Zeros after the end let the
         // look-ahead flush the last frames out.
         let padded = up.samples.count + Self.latency
@@ -198,7 +220,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
             output.withUnsafeMutableBufferPointer { outBuffer in
                 for frame in 0..<frames {
                     let offset = frame * frameSize
-                    voice[frame] = process(state, outBuffer.baseAddress! + offset, inBuffer.baseAddress! + offset)
+                    voice[frame] = library.process(state, outBuffer.baseAddress! + offset, inBuffer.baseAddress! + offset)
                 }
             }
         }

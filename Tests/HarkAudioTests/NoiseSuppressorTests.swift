@@ -146,6 +146,42 @@ struct NoiseSuppressorTests {
         #expect(try suppressor.enhance([]) == NoiseSuppressor.Enhancement(samples: [], speechProbabilities: []))
     }
 
+    /// Whether a file at `path` is mapped into this process.
+    static func mapped(_ path: String) throws -> Bool {
+        try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).split(separator: "\n").contains { $0.hasSuffix(" " + path) }
+    }
+
+    @Test("RNNoise's library (its 12 MB of weights) is mapped only while an utterance is denoised, with the same output")
+    func mappedOnlyWhileDenoising() throws {
+        // A copy of its own, so that no other test's suppressor holds it open.
+        let shared = try NoiseSuppressor()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-rnnoise-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("librnnoise.so").path
+        try FileManager.default.copyItem(atPath: shared.libraryPath, toPath: copy)
+
+        let suppressor = try NoiseSuppressor(library: copy)
+        #expect(suppressor.libraryPath == copy)
+        #expect(try !Self.mapped(copy), "still mapped after it was checked")
+        let speech = try Self.speech()
+        let noisy = zip(speech, Self.noise(count: speech.count, rms: 600)).map { Int16(clamping: Int((Double($0) + $1).rounded())) }
+        let enhanced = try suppressor.enhance(noisy)
+        #expect(try !Self.mapped(copy), "still mapped after denoising")
+        #expect(enhanced == (try shared.enhance(noisy)))
+        #expect(enhanced.samples != noisy)
+
+        // Gone since it was checked: the utterance says what to do.
+        try FileManager.default.removeItem(atPath: copy)
+        do {
+            _ = try suppressor.enhance(noisy)
+            Issue.record("denoised with its library gone")
+        } catch {
+            #expect(error.description.hasPrefix("\(copy): cannot load RNNoise again ("), "\(error)")
+            #expect(error.description.hasSuffix("pass --denoise off to go on without it"))
+        }
+    }
+
     @Test("a missing library is an error naming where it looked and what to do")
     func missing() {
         let error = #expect(throws: NoiseSuppressorError.self) { try NoiseSuppressor(library: "/nonexistent/librnnoise.so") }
