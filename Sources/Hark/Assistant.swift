@@ -511,6 +511,10 @@ public actor Assistant {
     }
 
     private func rebuildMainGrammar() throws {
+        // The decoder's search for the grammar being replaced goes first:
+        // compiled beside it, the new grammar set this process's peak
+        // (README, "Memory in noise and after a change").
+        decoder?.release(mainGrammar)
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
         vocabularyRank = Self.rank(catalog.userVocabulary)

@@ -77,6 +77,8 @@ public final class DenoisingRecognizer: SpeechRecognizer {
 
     public func prepare(_ grammar: DecoderGrammar) throws { try recognizer.prepare(grammar) }
 
+    public func release(_ grammar: DecoderGrammar) { recognizer.release(grammar) }
+
     public func resetAdaptation() async { await recognizer.resetAdaptation() }
 
     /// Adapts the recognizer to `samples` as it would hear them: denoised when noisy.

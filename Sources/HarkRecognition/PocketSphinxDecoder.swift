@@ -494,6 +494,23 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         try prepareHeld(grammar)
     }
 
+    /// Drops the search built for `grammar`, when the decoder is not
+    /// hearing an utterance (``SpeechRecognizer/release(_:)``). The next
+    /// utterance heard against it builds it again (``activate(_:in:)``).
+    public func release(_ grammar: DecoderGrammar) {
+        guard access.tryAcquire() else { return }
+        defer { access.release() }
+        let dropped = state.withLock { (state: inout State?) -> Bool in
+            guard state != nil, !state!.streaming,
+                  let index = state!.searches.firstIndex(where: { $0.key == grammar.searchKey }) else { return false }
+            ps_unset_search(state!.decoder, state!.searches[index].name)
+            state!.searches.remove(at: index)
+            if state!.currentGrammar == grammar.searchKey { state!.currentGrammar = nil }
+            return true
+        }
+        if dropped { Self.returnFreedMemory() }
+    }
+
     /// ``prepare(_:)`` by a caller that holds ``access``.
     func prepareHeld(_ grammar: DecoderGrammar) throws {
         try state.withLock { (state: inout State?) throws in

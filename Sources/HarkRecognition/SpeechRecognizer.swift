@@ -131,6 +131,15 @@ public protocol SpeechRecognizer: AnyObject, Sendable {
     /// search, so problems show before the first utterance.
     func prepare(_ grammar: DecoderGrammar) throws
 
+    /// Lets go of what was built to hear `grammar` (pocketsphinx: its
+    /// search and lexicon tree, the largest thing a grammar costs), because
+    /// it is about to be replaced: built while the old one was still held,
+    /// the replacement made a change of vocabulary cost a grammar's worth of
+    /// memory more than hearing anything did. Nothing is lost: a grammar
+    /// released and heard again is built again. Never waits: a recognizer
+    /// hearing an utterance keeps it.
+    func release(_ grammar: DecoderGrammar)
+
     /// Forgets what the recognizer has learnt from the utterances it heard
     /// of the room, the microphone and the speaker (pocketsphinx: the
     /// running cepstral mean a stream normalises by), so that the next
@@ -151,6 +160,8 @@ extension SpeechRecognizer {
     public func resetAdaptation() async {}
     /// A recognizer that learns nothing from what it heard adapts to nothing.
     public func adaptListening(to samples: [Int16]) async throws {}
+    /// A recognizer that builds nothing per grammar has nothing to let go of.
+    public func release(_ grammar: DecoderGrammar) {}
 }
 
 /// One utterance being recognised while it is spoken.

@@ -269,6 +269,51 @@ struct TwoPassDecodingTests {
         #expect(d.heldSearches.count == 1 && d.heldSearches.first != mainSearch, "\(d.heldSearches)")
     }
 
+    @Test("a grammar released lets go of its search at once, unless an utterance is being heard; heard again, it is built again")
+    func released() async throws {
+        let d = try PocketSphinxDecoder(model: AcousticModel())
+        let main = try grammar()
+        let answerFile = try GrammarParser.parse("""
+            slot answer: choices
+            list choices:
+                yes
+                nope
+            intent Answer:
+                {answer}
+            """, path: "answer.hark")
+        let answer = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "Hark", grammar: answerFile)]),
+                                    dictation: DictationVocabulary())
+        try d.prepare(main)
+        let mainSearch = try #require(d.heldSearches.first)
+        try d.prepare(answer)
+        let answerSearch = try #require(d.heldSearches.first)
+        #expect(d.heldSearches == [answerSearch, mainSearch])
+
+        // While a stream holds the decoder, nothing is let go of.
+        let stream = try await d.startStream(grammar: main)
+        d.release(main)
+        #expect(d.heldSearches.contains(mainSearch), "\(d.heldSearches)")
+        await stream.cancel()
+
+        d.release(main)
+        #expect(d.heldSearches == [answerSearch], "only the grammar released goes")
+        d.release(main)
+        #expect(d.heldSearches == [answerSearch], "a grammar not held: nothing happens")
+
+        let audio = try samples(repository.appendingPathComponent("audio-fixtures/flite-slt/monkeychat-little-bobo.wav").path)
+        let r = try await d.recognize(audio, grammar: main)
+        #expect(r.text.hasPrefix("send a text to little bobo on monkey chat saying "), "\(r.text)")
+        let rebuilt = try #require(d.heldSearches.first)
+        #expect(rebuilt != mainSearch && d.heldSearches == [rebuilt, answerSearch], "\(d.heldSearches)")
+
+        // Released while it is the current search: the next utterance is
+        // heard by a search built again, not by none.
+        d.release(main)
+        d.release(answer)
+        #expect(d.heldSearches.isEmpty)
+        #expect(try await d.recognize(audio, grammar: main).text == r.text)
+    }
+
     @Test("given the words the n-gram pass reads, free text is made of those, the dictation words and the grammar's only")
     func readingWords() throws {
         let d = try PocketSphinxDecoder(model: AcousticModel())

@@ -2,6 +2,7 @@ import Foundation
 import Hark
 import HarkCatalog
 import HarkGrammar
+@testable import HarkRecognition
 import HarkSampleApps
 import Testing
 
@@ -200,6 +201,29 @@ struct AssistantVocabularyTests {
         #expect(await third.read("MonkeyChat bobo see you").code == "notUnderstood", "seeding does not undo remove-all")
     }
 
+    @Test("a change of vocabulary lets go of the old grammar's search before the new grammar is compiled and built")
+    func releasesBeforeRebuilding() async throws {
+        let log = GrammarLog(try PocketSphinxDecoder(model: AcousticModel()))
+        let data = try temporaryDirectory()
+        let catalog = try Catalog.load(appsDirectory: try appsFolder([:]), domainsDirectory: try seedDomains())
+        let store = try UserVocabularyStore(dataDirectory: data)
+        try store.seed(["MonkeyChat": ["contactName": MonkeyChat.defaultContacts]])
+        let assistant = try Assistant(catalog: catalog, handlers: try SampleApps(dataDirectory: data).handlers, decoder: log,
+                                      dictation: try Resources.dictation(modelsDirectory: Repo.models), vocabularyStore: store,
+                                      configuration: patient)
+        let first = try #require(log.events.first)
+        #expect(log.events.map(\.call) == ["prepare"] && first.held == 1)
+        try await assistant.setVocabulary(["Zuzu"] + MonkeyChat.defaultContacts, type: "contactName", app: "MonkeyChat")
+        let events = log.events
+        #expect(events.map(\.call) == ["prepare", "release", "prepare"], "\(events)")
+        guard events.count == 3 else { return }
+        // The grammar being replaced, let go of completely, before its replacement.
+        #expect(events[1].grammar == first.grammar && events[1].held == 0)
+        #expect(events[2].grammar != first.grammar && events[2].held == 1)
+        let turn = await assistant.read("Send a message to zuzu on MonkeyChat saying hi")
+        #expect(turn.app == "MonkeyChat" && turn.code != "notUnderstood", "\(turn)")
+    }
+
     @Test("a change another process stores reaches the running assistant before its next utterance")
     func otherProcess() async throws {
         let data = try temporaryDirectory()
@@ -312,5 +336,41 @@ struct SpokenVocabularyTests {
             Bananarific Bobo (hint "ba nana ri fic")\tB AA N AE N AH R AY F IH K\thint (ba: cmudict, nana: cmudict, ri: espeak-ng g2p, fic: espeak-ng g2p)
 
             """)
+    }
+}
+
+/// A decoder that writes down, in order, the grammars it is asked to build
+/// and to let go of, and how many searches it held after each.
+private final class GrammarLog: SpeechRecognizer, @unchecked Sendable {
+    struct Event: CustomStringConvertible {
+        var call: String
+        var grammar: ObjectIdentifier
+        var held: Int
+        var description: String { "\(call) (\(held) held)" }
+    }
+    let inner: PocketSphinxDecoder
+    private let lock = NSLock()
+    private var logged: [Event] = []
+    var events: [Event] { lock.withLock { logged } }
+    init(_ inner: PocketSphinxDecoder) { self.inner = inner }
+    private func note(_ call: String, _ grammar: DecoderGrammar) {
+        let held = inner.heldSearches.count
+        lock.withLock { logged.append(Event(call: call, grammar: ObjectIdentifier(grammar), held: held)) }
+    }
+    func recognize(_ samples: [Int16], grammar: DecoderGrammar) async throws -> Recognition {
+        try await inner.recognize(samples, grammar: grammar)
+    }
+    func startStream(grammar: DecoderGrammar) async throws -> any RecognitionStream { try await inner.startStream(grammar: grammar) }
+    func spot(_ phrase: String, in samples: [Int16], threshold: Double) async throws -> Int? {
+        try await inner.spot(phrase, in: samples, threshold: threshold)
+    }
+    func phones(of word: String) -> [String]? { inner.phones(of: word) }
+    func prepare(_ grammar: DecoderGrammar) throws {
+        try inner.prepare(grammar)
+        note("prepare", grammar)
+    }
+    func release(_ grammar: DecoderGrammar) {
+        inner.release(grammar)
+        note("release", grammar)
     }
 }
