@@ -130,7 +130,16 @@ public struct DecoderOptions: Sendable, Equatable {
     /// 24,000 a frame: a pass slower than real time over the whole
     /// utterance, whatever its free text). Measured 2026-11-29 (README,
     /// "Bounded search").
-    public static let dictationArguments: [String: String] = ["-fwdflat": "no", "-maxhmmpf": "5000"]
+    ///
+    /// `-maxwpf` keeps the 20 best word exits a frame (pocketsphinx's
+    /// default keeps every one): in noise hundreds of words ended in each
+    /// frame, each a backpointer and at the end a lattice node, and that
+    /// table set the process's peak. Measured 2026-11-29 (README, "Memory
+    /// in noise and after a change"): the fixtures clean and at 12 dB SNR
+    /// and the spoken flite slt third with the same acceptance (3 of 758
+    /// readings changed, all wrong both ways), the n-gram pass a quarter
+    /// faster; 10 lost a noisy request, 40 saved less.
+    public static let dictationArguments: [String: String] = ["-fwdflat": "no", "-maxhmmpf": "5000", "-maxwpf": "20"]
 
     public static let defaultFreeTextPhonePenalty = 1e-3
     /// Measured on barista-dev and 29 out-of-grammar recordings (see README,
