@@ -30,6 +30,31 @@ private func grammar(rejecting: Bool = true) throws -> DecoderGrammar {
     return DecoderGrammar(graph: graph, dictation: DictationVocabulary(), rejectsOutOfGrammar: rejecting)
 }
 
+/// A question's answer grammar: yes or nope.
+private func answerGrammar() throws -> DecoderGrammar {
+    let file = try GrammarParser.parse("""
+        slot answer: choices
+        list choices:
+            yes
+            nope
+        intent Answer:
+            {answer}
+        """, path: "answer.hark")
+    return DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "Hark", grammar: file)]), dictation: DictationVocabulary())
+}
+
+/// A decoder of its own that built the main grammar's search, then a
+/// question's answer grammar's beside it; the main grammar's search name.
+private func decoderHoldingBoth() throws -> (PocketSphinxDecoder, main: DecoderGrammar, answer: DecoderGrammar, mainSearch: String) {
+    let d = try PocketSphinxDecoder(model: AcousticModel())
+    let main = try grammar()
+    let answer = try answerGrammar()
+    try d.prepare(main)
+    let mainSearch = try #require(d.heldSearches.first)
+    try d.prepare(answer)
+    return (d, main, answer, mainSearch)
+}
+
 /// One decoder for the suite: loading the model is the slow part.
 private let decoder = Result { try PocketSphinxDecoder(model: AcousticModel()) }
 
@@ -241,21 +266,7 @@ struct TwoPassDecodingTests {
 
     @Test("the main grammar's search outlives a question's answer grammar; two main grammars are never held at once")
     func searchesHeld() throws {
-        let d = try PocketSphinxDecoder(model: AcousticModel())
-        let main = try grammar()
-        let answerFile = try GrammarParser.parse("""
-            slot answer: choices
-            list choices:
-                yes
-                nope
-            intent Answer:
-                {answer}
-            """, path: "answer.hark")
-        let answer = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "Hark", grammar: answerFile)]),
-                                    dictation: DictationVocabulary())
-        try d.prepare(main)
-        let mainSearch = try #require(d.heldSearches.first)
-        try d.prepare(answer)
+        let (d, main, _, mainSearch) = try decoderHoldingBoth()
         #expect(d.heldSearches.count == 2 && d.heldSearches.last == mainSearch, "\(d.heldSearches)")
         // Back to the main grammar: the same search, not a rebuilt one, and it
         // still hears its sentences after the answer grammar's words were added.
@@ -271,21 +282,7 @@ struct TwoPassDecodingTests {
 
     @Test("a grammar released lets go of its search at once, unless an utterance is being heard; heard again, it is built again")
     func released() async throws {
-        let d = try PocketSphinxDecoder(model: AcousticModel())
-        let main = try grammar()
-        let answerFile = try GrammarParser.parse("""
-            slot answer: choices
-            list choices:
-                yes
-                nope
-            intent Answer:
-                {answer}
-            """, path: "answer.hark")
-        let answer = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "Hark", grammar: answerFile)]),
-                                    dictation: DictationVocabulary())
-        try d.prepare(main)
-        let mainSearch = try #require(d.heldSearches.first)
-        try d.prepare(answer)
+        let (d, main, answer, mainSearch) = try decoderHoldingBoth()
         let answerSearch = try #require(d.heldSearches.first)
         #expect(d.heldSearches == [answerSearch, mainSearch])
 
