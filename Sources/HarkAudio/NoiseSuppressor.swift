@@ -74,7 +74,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
     /// weights, which stay in the process's resident memory for as long as
     /// the library is mapped. Denoising comes before the decode, so closed
     /// afterwards those pages are not counted again while the recognizer
-    /// searches (the worst noisy request's peak: README, "Memory"). Opening
+    /// searches (README, "Memory in noise and after a change"). Opening
     /// it again finds the file in the page cache: no read from disk.
     private struct Library {
         let handle: UnsafeMutableRawPointer
