@@ -136,9 +136,9 @@ public struct DecoderOptions: Sendable, Equatable {
     /// frame, each a backpointer and at the end a lattice node, and that
     /// table set the process's peak. Measured 2026-11-29 (README, "Memory
     /// in noise and after a change"): the fixtures clean and at 12 dB SNR
-    /// and the spoken flite slt third with the same acceptance (3 of 758
-    /// readings changed, all wrong both ways), the n-gram pass a quarter
-    /// faster; 10 lost a noisy request, 40 saved less.
+    /// and the whole spoken development sets with the same acceptance (11
+    /// of 1,741 readings changed, all wrong both ways), the n-gram pass a
+    /// quarter faster; 10 lost a noisy request, 40 saved less.
     public static let dictationArguments: [String: String] = ["-fwdflat": "no", "-maxhmmpf": "5000", "-maxwpf": "20"]
 
     public static let defaultFreeTextPhonePenalty = 1e-3
