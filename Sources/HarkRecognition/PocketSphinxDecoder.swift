@@ -216,6 +216,16 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             if let lent = BorrowedModelParameters.lend(from: decoder, to: made) { borrowed.append(lent) }
         }
 
+        /// Frees the grammar searches `drop` picks out (pocketsphinx's
+        /// search and its lexicon tree) and forgets them; true when any went.
+        mutating func dropSearches(where drop: (Search) -> Bool) -> Bool {
+            let dropped = searches.filter(drop)
+            for search in dropped { ps_unset_search(decoder, search.name) }
+            searches.removeAll(where: drop)
+            if let current = currentGrammar, dropped.contains(where: { $0.key == current }) { currentGrammar = nil }
+            return !dropped.isEmpty
+        }
+
         /// Frees a pass's decoder (never the grammar decoder, which the
         /// others may borrow from: it goes last, in `deinit`).
         mutating func free(_ pass: OpaquePointer) {
@@ -421,10 +431,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // coexist.
         let size = grammar.searchSize.states + grammar.searchSize.transitions
         let kept = state.searches.prefix(1).filter { max($0.size, size) >= 4 * min($0.size, size) }
-        for search in state.searches where !kept.contains(where: { $0.name == search.name }) {
-            ps_unset_search(decoder, search.name)
-        }
-        state.searches = Array(kept)
+        _ = state.dropSearches { search in !kept.contains(where: { $0.name == search.name }) }
         state.currentGrammar = nil
         state.searchSerial += 1
         let name = "hark\(state.searchSerial)"
@@ -510,12 +517,8 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         guard access.tryAcquire() else { return }
         defer { access.release() }
         let dropped = state.withLock { (state: inout State?) -> Bool in
-            guard state != nil, !state!.streaming,
-                  let index = state!.searches.firstIndex(where: { $0.key == grammar.searchKey }) else { return false }
-            ps_unset_search(state!.decoder, state!.searches[index].name)
-            state!.searches.remove(at: index)
-            if state!.currentGrammar == grammar.searchKey { state!.currentGrammar = nil }
-            return true
+            guard state != nil, !state!.streaming else { return false }
+            return state!.dropSearches { $0.key == grammar.searchKey }
         }
         if dropped { Self.returnFreedMemory() }
     }
