@@ -12,7 +12,8 @@
 # it into `hark listen --device - --playback none --json` with a fresh data
 # folder, samples the process's resident memory every 5 s, and prints the
 # utterances in the stream, the turns Hark answered, resident memory at the
-# first answer and at the end, and the run's peak. Exits non-zero if a turn is missing.
+# first answer and at the end, the run's peak, and the memory of a fresh
+# `hark listen` on the data the soak left. Exits non-zero if a turn is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-3600}
@@ -80,4 +81,35 @@ else:
     print(f"soak: {utterances} utterances, {turns} turns answered")
 PY
 [ "$unheard" -eq 0 ] || echo "soak: $unheard utterances had no word Hark knows and were not answered"
+# What the session's data costs, apart from the session: a fresh `hark
+# listen` on a copy of the data the soak left (the tasks, notes, lists and
+# messages its requests added, all in the grammar and the stores), heard on
+# the stream's first two requests. Near the soak's end, the growth is the
+# data; far below it, the session kept something.
+if [ "$turns" -gt 0 ]; then
+  cp -a "$work/data" "$work/data-fresh"
+  PYTHONPATH=scripts python3 - "$work/first.raw" <<'PY'
+import json, sys
+from noise_mix import read_pcm
+lines = [json.loads(l) for l in open("audio-fixtures/manifest.jsonl")]
+clips = [read_pcm("audio-fixtures/" + line["audio"]) for line in lines if line.get("set") in ("core", "domains")][:2]
+open(sys.argv[1], "wb").write(b"".join(clip + b"\0\0" * 24000 for clip in clips))
+PY
+  mkfifo "$work/fresh.in"
+  "$hark" listen --device - --playback none --json --data-dir "$work/data-fresh" < "$work/fresh.in" > "$work/fresh.jsonl" 2> "$work/fresh.err" &
+  fresh=$!
+  exec 3> "$work/fresh.in"
+  cat "$work/first.raw" >&3
+  # Both requests heard (answered or not), or a minute: then its memory, then the end of its input.
+  for _ in $(seq 600); do
+    heard=$(( $(grep -c '"heard"' "$work/fresh.jsonl" || true) + $(grep -c 'not answered)' "$work/fresh.err" || true) ))
+    [ "$heard" -ge 2 ] && break
+    kill -0 "$fresh" 2>/dev/null || break
+    sleep 0.1
+  done
+  status=$(cat "/proc/$fresh/status" 2>/dev/null || true)
+  exec 3>&-
+  wait "$fresh" || true
+  echo "soak: a fresh hark listen on the data the soak left: $(awk '/VmRSS/ {printf "%d", $2 / 1024}' <<< "$status") MiB after its 2 requests, peak $(awk '/VmHWM/ {printf "%d", $2 / 1024}' <<< "$status") MiB"
+fi
 [ $((turns + unheard)) -ge "$utterances" ] || { echo "soak: $((utterances - turns - unheard)) utterances were lost" >&2; exit 1; }
