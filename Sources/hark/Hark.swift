@@ -68,6 +68,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With several apps installed, reject a request that names no app heard with less confidence than this (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
     var minUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
 
+    @Option(help: ArgumentHelp("Reject a request that names its app, with free text taking 30% or more of its time, heard with less confidence than this in the words around the free text (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
+    var minNamedFreeTextConfidence: Double = DecoderOptions.defaultMinimumNamedFreeTextConfidence
+
     @Option(help: ArgumentHelp("Reject a request whose app's name is heard with a pause longer than this inside it, in seconds ('monkey … ride'), or 'off'.", valueName: "seconds"))
     var maxPauseInAppName: String = String(DecoderOptions.defaultMaximumPauseInAppName)
 
@@ -126,6 +129,9 @@ extension AssistantOptions {
         guard (0...1).contains(minUnnamedConfidence) else {
             throw ValidationError("--min-unnamed-confidence takes a number from 0 to 1 (e.g. 0.45), got \(minUnnamedConfidence)")
         }
+        guard (0...1).contains(minNamedFreeTextConfidence) else {
+            throw ValidationError("--min-named-free-text-confidence takes a number from 0 to 1 (e.g. 0.45), got \(minNamedFreeTextConfidence)")
+        }
         if maxPauseInAppName != "off" {
             guard let seconds = Double(maxPauseInAppName), seconds >= 0, seconds.isFinite else {
                 throw ValidationError("--max-pause-in-app-name takes seconds (e.g. 0.1) or 'off', got '\(maxPauseInAppName)'")
@@ -147,6 +153,7 @@ extension AssistantOptions {
                        minimumConfidence: minConfidence,
                        minimumFreeTextConfidence: minFreeTextConfidence,
                        minimumUnnamedConfidence: minUnnamedConfidence,
+                       minimumNamedFreeTextConfidence: minNamedFreeTextConfidence,
                        maximumPauseInAppName: maxPauseInAppName == "off" ? nil : Double(maxPauseInAppName),
                        freeTextEndProbability: freeTextEndProbability)
     }

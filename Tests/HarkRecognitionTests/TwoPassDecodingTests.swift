@@ -220,6 +220,12 @@ struct TwoPassDecodingTests {
         #expect(abs(PocketSphinxDecoder.freeTextConfidence(of: dictated) - 0.7) < 1e-12)
         #expect(PocketSphinxDecoder.freeTextConfidence(of: []) == 0)
         #expect(PocketSphinxDecoder.freeTextConfidence(of: [word("send", 0, 0.3, 0.9, free: false)]) == 0)
+        // The free text's part of the words' time, which decides whether a
+        // named request's carrier must be heard clearly.
+        let named = [word("monkey", 0, 0.4, 0.9, free: false), word("add", 0.4, 0.6, 0.9, free: false)] + dictated
+        #expect(abs(PocketSphinxDecoder.freeTextShare(of: named) - 0.6 / 1.2) < 1e-12)
+        #expect(PocketSphinxDecoder.freeTextShare(of: dictated) == 1)
+        #expect(PocketSphinxDecoder.freeTextShare(of: []) == 0)
         // Through the decoder: two seconds of near silence hold no word, and are heard with confidence 0.
         let d = try decoder.get()
         var state: UInt64 = 7
