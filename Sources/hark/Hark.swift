@@ -68,7 +68,7 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With several apps installed, reject a request that names no app heard with less confidence than this (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
     var minUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
 
-    @Option(help: ArgumentHelp("Reject a request that names its app, with free text taking 30% or more of its time, heard with less confidence than this in the words around the free text (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
+    @Option(help: ArgumentHelp("Reject a request that names its app and ends in free text taking 30% or more of its time, heard with less confidence than this in the words around the free text (0...1; used only when --min-confidence is above 0).", valueName: "confidence"))
     var minNamedFreeTextConfidence: Double = DecoderOptions.defaultMinimumNamedFreeTextConfidence
 
     @Option(help: ArgumentHelp("Reject a request whose app's name is heard with a pause longer than this inside it, in seconds ('monkey … ride'), or 'off'.", valueName: "seconds"))

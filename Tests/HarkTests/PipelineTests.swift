@@ -45,7 +45,13 @@ struct PipelineTests {
     /// gained the alternative name MonkeyTodo, espeak-ng's British voice's
     /// "MonkeyChat Bobo" is heard as "MonkeyTodo note" and the rest as the
     /// note's free text ("monkey to do note nice and will honor").
-    static let knownMisrecognitions: Set<String> = ["espeak-gb/monkeychat-verb-bobo-bananas.wav"]
+    /// espeak-ng's US voice's "MonkeyChat Bobo please send more bananas" is
+    /// heard as "monkey chat bobo resistance or bananas", the message over
+    /// half of it and the words around it heard at 0.38: under
+    /// ``DecoderOptions/minimumNamedFreeTextConfidence``, not understood
+    /// (until 2026-11-29 it was read back, misheard).
+    static let knownMisrecognitions: Set<String> = ["espeak-gb/monkeychat-verb-bobo-bananas.wav",
+                                                    "espeak-us/monkeychat-verb-bobo-bananas.wav"]
 
     @Test("free text heard unsurely is read back before the request goes on: no asks for it again, yes goes ahead")
     func unsureFreeTextReadBack() async throws {
