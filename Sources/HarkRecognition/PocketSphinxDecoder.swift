@@ -790,12 +790,14 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)
         let unnamed = !grammar.namesApp(recognition.words.filter { !$0.isFreeText }.map(\.word))
         var floor = options.minimumConfidence
-        if floor > 0, unnamed {
-            if recognition.words.contains(where: \.isFreeText) { floor = max(floor, options.minimumFreeTextConfidence) }
-            if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
-        } else if floor > 0, recognition.words.last?.isFreeText == true,
-                  Self.freeTextShare(of: recognition.words) >= DecoderOptions.namedFreeTextShare {
-            floor = max(floor, options.minimumNamedFreeTextConfidence)
+        if floor > 0 {
+            if unnamed {
+                if recognition.words.contains(where: \.isFreeText) { floor = max(floor, options.minimumFreeTextConfidence) }
+                if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
+            } else if recognition.words.last?.isFreeText == true,
+                      Self.freeTextShare(of: recognition.words) >= DecoderOptions.namedFreeTextShare {
+                floor = max(floor, options.minimumNamedFreeTextConfidence)
+            }
         }
         // Forced onto the grammar, but far worse than any phones: out of
         // grammar; or free text for no app named, its carrier not heard
