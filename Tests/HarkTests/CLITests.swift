@@ -144,10 +144,7 @@ struct CLITests {
     @Test("a request that names its app and ends in free text that is much of it needs its carrier heard clearly: rejected, kept without the floor; free text bounded by grammar words is kept")
     func namedFreeTextFloor() throws {
         func turn(_ name: String, _ options: [String] = []) throws -> [String: Any] {
-            let path = Repo.fixtures.appendingPathComponent(name).path
-            let result = try runHark(["replay", path, "--json"] + options)
-            #expect(result.status == 0, "\(result.err)")
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+            try Self.replayed(Repo.fixtures.appendingPathComponent(name).path, options)
         }
         // "MonkeyChat Bobo please send more bananas" in espeak-ng's voice:
         // "monkey chat bobo resistance or bananas", the message over half of
@@ -173,13 +170,20 @@ struct CLITests {
         let raw = dir.appendingPathComponent("8k.wav").path, wav = dir.appendingPathComponent("peel.wav").path
         try run("/usr/bin/flite", ["-voice", "kal16", "-t", "Add peel the bananas to my list in MonkeyTodo", "-o", raw])
         try run("/usr/bin/sox", [raw, "-r", "16000", "-c", "1", "-b", "16", wav])
-        let bounded = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", wav, "--json"]).out.utf8)) as? [String: Any])
+        let bounded = try Self.replayed(wav)
         #expect(bounded["intent"] as? String == "INAddTasksIntent", "\(bounded)")
         #expect((bounded["confidence"] as? Double ?? 1) < DecoderOptions.defaultMinimumNamedFreeTextConfidence, "\(bounded)")
         #expect(Self.freeTextShare(bounded) >= DecoderOptions.namedFreeTextShare, "\(bounded)")
         #expect((bounded["words"] as? [[String: Any]])?.last?["free_text"] as? Bool == false, "\(bounded)")
         #expect(try runHark(["replay", Repo.fixtures.appendingPathComponent(clip).path, "--min-named-free-text-confidence", "1.5"]).err
             .contains("--min-named-free-text-confidence takes a number from 0 to 1"))
+    }
+
+    /// `hark replay PATH --json OPTIONS`'s turn, the run checked to have succeeded.
+    static func replayed(_ path: String, _ options: [String] = []) throws -> [String: Any] {
+        let result = try runHark(["replay", path, "--json"] + options)
+        #expect(result.status == 0, "\(result.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
     }
 
     /// The part of a turn's heard time that is free text (`words` in its JSON).
@@ -210,11 +214,7 @@ struct CLITests {
 
     @Test("an app's name heard with a pause inside it is not the person naming the app: rejected")
     func pauseInsideAppName() throws {
-        func turn(_ path: String, _ options: [String] = []) throws -> [String: Any] {
-            let result = try runHark(["replay", path, "--json"] + options)
-            #expect(result.status == 0, "\(result.err)")
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-        }
+        func turn(_ path: String, _ options: [String] = []) throws -> [String: Any] { try Self.replayed(path, options) }
         func pause(in turn: [String: Any], between first: String, and second: String) throws -> Double {
             let words = try #require(turn["words"] as? [[String: Any]])
             let a = try #require(words.firstIndex { $0["word"] as? String == first })
