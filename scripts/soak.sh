@@ -22,10 +22,10 @@ noise=${3:-../shared/benchmarks/barista-dev/kitchen-noise.wav}
 [ -f "$noise" ] || noise=""
 work=$(mktemp -d /tmp/hark-soak.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-utterances=$(PYTHONPATH=scripts python3 - "$seconds" "$work/stream.raw" "$noise" <<'PY'
+utterances=$(PYTHONPATH=scripts python3 - "$seconds" "$work/stream.raw" "$noise" "$work/first.raw" <<'PY'
 import json, sys
 from noise_mix import Mixer, read_pcm
-seconds, out, noise_path = float(sys.argv[1]), sys.argv[2], sys.argv[3]
+seconds, out, noise_path, first = float(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 lines = [json.loads(l) for l in open("audio-fixtures/manifest.jsonl")]
 clips = [read_pcm("audio-fixtures/" + line["audio"]) for line in lines if line.get("set") in ("core", "domains")]
 mixer = Mixer(read_pcm(noise_path), seed=1234) if noise_path else None
@@ -37,6 +37,9 @@ with open(out, "wb") as f:
             if mixer is not None and count % 3 == 2:
                 clip = mixer.mix(clip, 12)
             f.write(clip + silence)
+            if count < 2:  # the stream's first two requests, for the fresh process after the soak
+                with open(first, "ab") as g:
+                    g.write(clip + silence)
             total += len(clip) + len(silence)
             count += 1
             if total >= seconds * 32000:
@@ -88,13 +91,6 @@ PY
 # data; far below it, the session kept something.
 if [ "$turns" -gt 0 ]; then
   cp -a "$work/data" "$work/data-fresh"
-  PYTHONPATH=scripts python3 - "$work/first.raw" <<'PY'
-import json, sys
-from noise_mix import read_pcm
-lines = [json.loads(l) for l in open("audio-fixtures/manifest.jsonl")]
-clips = [read_pcm("audio-fixtures/" + line["audio"]) for line in lines if line.get("set") in ("core", "domains")][:2]
-open(sys.argv[1], "wb").write(b"".join(clip + b"\0\0" * 24000 for clip in clips))
-PY
   mkfifo "$work/fresh.in"
   "$hark" listen --device - --playback none --json --data-dir "$work/data-fresh" < "$work/fresh.in" > "$work/fresh.jsonl" 2> "$work/fresh.err" &
   fresh=$!
