@@ -92,11 +92,15 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     /// 0...23.
     public var hour: Int?
     public var minute: Int?
+    /// Minutes from when it was said ("in an hour": 60), instead of a day
+    /// and an hour: the app that stores it turns it into a date.
+    public var minutesFromNow: Int?
 
-    public init(day: String? = nil, hour: Int? = nil, minute: Int? = nil) {
+    public init(day: String? = nil, hour: Int? = nil, minute: Int? = nil, minutesFromNow: Int? = nil) {
         self.day = day
         self.hour = hour
         self.minute = minute
+        self.minutesFromNow = minutesFromNow
     }
 
     /// From a request's parts: `day` ("tomorrow", "friday"; "tonight" is
@@ -104,9 +108,10 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     /// `daypart` ("morning": a time said is am, none said is 9 am;
     /// "afternoon" pm, 3 pm; "evening" pm, 6 pm; "night" pm, 9 pm). An hour
     /// of 1 to 6 said without am or pm is pm: "remind me tomorrow at five"
-    /// is not 5 am.
+    /// is not 5 am. `offset` is minutes from now ("in half an hour": 30).
     public init?(parameter: ParameterValue) {
         let parts = parameter.parts
+        minutesFromNow = parts["offset"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         day = parts["day"]
         hour = parts["hour"].flatMap { Int($0) ?? NumberWords.parse($0) }
         minute = parts["minute"].flatMap { Int($0) ?? NumberWords.parse($0) }
@@ -124,7 +129,20 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             if meridiem == "pm", h < 12 { hour = h + 12 }
             if meridiem == "am", h == 12 { hour = 0 }
         }
-        guard day != nil || hour != nil else { return nil }
+        guard day != nil || hour != nil || minutesFromNow != nil else { return nil }
+    }
+
+    /// The same moment as a day and a time of day, for a request said at
+    /// `now`: "in 2 hours" said at 9:40 pm is tomorrow at 11:40 pm. What
+    /// names a day or an hour already is returned as it is.
+    public func fixed(at now: Date, in calendar: Calendar = .current) -> INDateTime {
+        guard let minutesFromNow else { return self }
+        let when = now.addingTimeInterval(Double(minutesFromNow) * 60)
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: when)).day ?? 0
+        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        let day = days == 0 ? "today" : days == 1 ? "tomorrow" : names[(calendar.component(.weekday, from: when) + 6) % 7]
+        let time = calendar.dateComponents([.hour, .minute], from: when)
+        return INDateTime(day: day, hour: time.hour, minute: time.minute)
     }
 
     /// A part of the day: the hour it means alone, and the half of the day its hours are in.
@@ -137,11 +155,17 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
         parts["day"] = day
         parts["hour"] = hour.map(String.init)
         parts["minute"] = minute.map(String.init)
+        parts["offset"] = minutesFromNow.map(String.init)
         return ParameterValue(spoken: description, value: description, parts: parts)
     }
 
-    /// "tomorrow at 8 am", "at 6:30 pm", "monday".
+    /// "tomorrow at 8 am", "at 6:30 pm", "monday", "in 1 hour", "in 45 minutes".
     public var description: String {
+        if let minutesFromNow {
+            if minutesFromNow == 60 { return "in an hour" }
+            if minutesFromNow % 60 == 0 { return "in \(minutesFromNow / 60) hours" }
+            return "in \(minutesFromNow) minute\(minutesFromNow == 1 ? "" : "s")"
+        }
         var words: [String] = []
         if let day { words.append(day) }
         if let hour {

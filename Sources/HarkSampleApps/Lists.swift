@@ -193,7 +193,8 @@ public enum TasksNotes {
             guard let tasks = intent.taskTitles else { return IntentResponse(code: .failure) }
             let title = intent.targetTaskList ?? TasksNotes.reminders
             let items = NameMatch.splitTasks(tasks)
-            let due = intent.temporalEventTrigger?.description
+            // Stored as a day and a time: "in an hour" means an hour from now, not from when it is read.
+            let due = intent.temporalEventTrigger?.fixed(at: Date()).description
             try await store.update { book in
                 guard let i = book.lists.firstIndex(where: { $0.title == title }) else { return }
                 book.lists[i].tasks += items.map { TaskList.Task(title: $0, due: due) }
@@ -201,7 +202,8 @@ public enum TasksNotes {
             var output = ["list": title, "added": items.joined(separator: ", ")]
             output["due"] = due
             return IntentResponse(code: .success,
-                                  message: due.map { "I'll remind you \($0)." } ?? "It's on the \(title) list.", output: output)
+                                  message: intent.temporalEventTrigger.map { "I'll remind you \($0)." } ?? "It's on the \(title) list.",
+                                  output: output)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HarkEngine
 import HarkIntents
 import HarkTestSupport
@@ -175,6 +176,28 @@ struct TypedValueTests {
         #expect(eightPM.description == "tomorrow at 8 pm")
         let midnight = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["hour": "12", "meridiem": "am"])))
         #expect(midnight.hour == 0)
+    }
+
+    @Test("a time from now: minutes said, kept through its parameter, fixed to a day and time when stored")
+    func timeFromNow() throws {
+        let inAnHour = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["offset": "60"])))
+        #expect(inAnHour.minutesFromNow == 60 && inAnHour.day == nil && inAnHour.hour == nil)
+        #expect(inAnHour.description == "in an hour")
+        #expect(INDateTime(parameter: inAnHour.parameter) == inAnHour)
+        #expect(INDateTime(minutesFromNow: 30).description == "in 30 minutes")
+        #expect(INDateTime(minutesFromNow: 120).description == "in 2 hours")
+        #expect(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["offset": "0"])) == nil)
+
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        // Tuesday 2026-12-01 21:40 UTC.
+        let now = try #require(utc.date(from: DateComponents(year: 2026, month: 12, day: 1, hour: 21, minute: 40)))
+        #expect(INDateTime(minutesFromNow: 120).fixed(at: now, in: utc).description == "today at 11:40 pm")
+        #expect(INDateTime(minutesFromNow: 180).fixed(at: now, in: utc).description == "tomorrow at 12:40 am")
+        #expect(INDateTime(minutesFromNow: 3 * 24 * 60).fixed(at: now, in: utc).description == "friday at 9:40 pm")
+        // A day and an hour said are already fixed.
+        let tomorrow = INDateTime(day: "tomorrow", hour: 7)
+        #expect(tomorrow.fixed(at: now, in: utc) == tomorrow)
     }
 
     @Test("a workout goal")
