@@ -300,6 +300,26 @@ struct NaturalPhrasingTests {
         }
     }
 
+    @Test("a reminder's time from now or before its task: \"in an hour\", \"remind me tomorrow at 7 to …\"")
+    func timeFromNowAndFirst() async throws {
+        let expected = [
+            "MonkeyTodo remind me to water the plants in an hour": ("water the plants", "in an hour"),
+            "In TasksNotes remind me in half an hour to call Bobo": ("call Bobo", "in 30 minutes"),
+            "Remind me to move the car in a couple of hours in TasksNotes": ("move the car", "in 2 hours"),
+            "Could you remind me tomorrow at 7 to take the bins out, MonkeyTodo": ("take the bins out", "tomorrow at 7 am"),
+            "Remind me on Friday evening to call Little Bobo using MonkeyTodo": ("call Little Bobo", "friday at 6 pm"),
+        ]
+        let assistant = try makeAssistant(recognizer: false)
+        for (text, (task, due)) in expected {
+            let turn = await assistant.read(text)
+            #expect(turn.intent == "INAddTasksIntent" && turn.slots["taskTitles"] == task && turn.slots["temporalEventTrigger"] == due,
+                    "\(text): \(turn.slots)")
+            // Stored as the day and time it names, not "in an hour" for ever.
+            let stored = try #require(turn.output["due"], "\(text): \(turn.output)")
+            #expect(due.hasPrefix("in ") ? stored.hasPrefix("today at ") || stored.hasPrefix("tomorrow at ") : stored == due, "\(text): \(stored)")
+        }
+    }
+
     @Test("a verb that is the attribute sets it: \"flag Bobo's last message\" is flagged, not \"How do you want to mark it?\"")
     func flagIsTheAttribute() async throws {
         let assistant = try makeAssistant(recognizer: false)
