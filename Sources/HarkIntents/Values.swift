@@ -133,8 +133,9 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     }
 
     /// The same moment as a day and a time of day, for a request said at
-    /// `now`: "in 2 hours" said at 9:40 pm is tomorrow at 11:40 pm. What
-    /// names a day or an hour already is returned as it is.
+    /// `now`: "in 2 hours" said at 9:40 pm is today at 11:40 pm, "in 3
+    /// hours" tomorrow at 12:40 am. What names a day or an hour already is
+    /// returned as it is.
     public func fixed(at now: Date, in calendar: Calendar = .current) -> INDateTime {
         guard let minutesFromNow else { return self }
         let when = now.addingTimeInterval(Double(minutesFromNow) * 60)
@@ -159,7 +160,7 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
         return ParameterValue(spoken: description, value: description, parts: parts)
     }
 
-    /// "tomorrow at 8 am", "at 6:30 pm", "monday", "in 1 hour", "in 45 minutes".
+    /// "tomorrow at 8 am", "at 6:30 pm", "monday", "in an hour", "in 2 hours", "in 45 minutes".
     public var description: String {
         if let minutesFromNow {
             if minutesFromNow == 60 { return "in an hour" }
