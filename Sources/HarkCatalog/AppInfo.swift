@@ -99,8 +99,12 @@ public struct AppInfo: Sendable, Equatable {
             throw CatalogError("\(path): \(key): \(value.utf16.count) UTF-16 code units; at most \(Self.maximumStringLength) are allowed")
         }
         let attributes = plist.extensionInfo?.attributes
-        intentsSupported = plist.intentsSupported ?? attributes?.intentsSupported ?? []
-        intentsRestrictedWhileLocked = plist.intentsRestrictedWhileLocked ?? attributes?.intentsRestrictedWhileLocked ?? []
+        // iOS reads both from the Intents extension's NSExtensionAttributes;
+        // Hark also takes them at the top level. Given in both places, both
+        // count: an intent restricted in either is refused while locked
+        // (before, the top level hid the extension's list).
+        intentsSupported = Self.union(plist.intentsSupported, attributes?.intentsSupported)
+        intentsRestrictedWhileLocked = Self.union(plist.intentsRestrictedWhileLocked, attributes?.intentsRestrictedWhileLocked)
         isDefaultApp = plist.isDefaultApp ?? false
         customIntents = try Self.customIntents(plist.customIntents ?? [:], path: path)
         if let declared = plist.extensionDeclaration {
@@ -237,6 +241,12 @@ public struct AppInfo: Sendable, Equatable {
             case customIntents = "HarkIntents"
             case extensionDeclaration = "HarkExtension"
         }
+    }
+
+    /// `first` then what `second` adds, in order, without repeats.
+    private static func union(_ first: [String]?, _ second: [String]?) -> [String] {
+        var seen = Set<String>()
+        return ((first ?? []) + (second ?? [])).filter { seen.insert($0).inserted }
     }
 
     private struct Extension: Decodable {

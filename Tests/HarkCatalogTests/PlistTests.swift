@@ -89,6 +89,24 @@ struct InfoPlistTests {
         #expect(!info.isDefaultApp)
     }
 
+    @Test("intents given both at the top level and in the extension's attributes: both lists count")
+    func intentsInBothPlaces() throws {
+        let url = try temporaryDirectory().appendingPathComponent("Info.plist")
+        try writePlist([
+            "CFBundleName": "MonkeyPay",
+            "IntentsSupported": ["INSendPaymentIntent"],
+            "IntentsRestrictedWhileLocked": ["INSearchForAccountsIntent"],
+            "NSExtension": ["NSExtensionAttributes": [
+                "IntentsSupported": ["INSearchForAccountsIntent", "INSendPaymentIntent"],
+                "IntentsRestrictedWhileLocked": ["INRequestPaymentIntent", "INSearchForAccountsIntent"],
+            ]],
+        ], to: url)
+        let info = try AppInfo(contentsOf: url.path)
+        #expect(info.intentsSupported == ["INSendPaymentIntent", "INSearchForAccountsIntent"])
+        #expect(info.intentsRestrictedWhileLocked == ["INSearchForAccountsIntent", "INRequestPaymentIntent"],
+                "a restriction in the extension's attributes holds even when the top level has a list of its own")
+    }
+
     @Test("a fourth alternative name is an error naming it and the key path")
     func fourthAlternativeName() throws {
         let url = try temporaryDirectory().appendingPathComponent("Info.plist")
