@@ -257,7 +257,9 @@ public actor Assistant {
     /// typed request wrapped in words of its own. The run must hold at least
     /// half the words, and the words left out must not tell of the past
     /// ("did MonkeyFit record my walk yesterday"): talk that only mentions an
-    /// app, or tells of a request, is not one.
+    /// app, or tells of a request, is not one. Nor may the words after the
+    /// run open as a value would ("… for the pizza", "… that the oven goes
+    /// to 180"): dropping them would lose what the person asked for.
     private func request(inside text: String, naming named: Set<String>) -> [Parse] {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count > 2, words.count <= 40 else { return [] }
@@ -267,14 +269,21 @@ public actor Assistant {
             for start in 0...(words.count - length) {
                 let left = (tokens[..<start] + tokens[(start + length)...]).joined()
                 guard !left.contains(where: Self.tellsOfThePast.contains) else { continue }
+                if Self.opensAValue(Array(tokens[(start + length)...].joined())) { continue }
                 // Named outside the run, the app's name must not be what free
                 // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
-                let namedInside = !namedApps(in: Array(tokens[start..<(start + length)].joined())).isEmpty
+                let run = Array(tokens[start..<(start + length)].joined())
+                let namedInside = !namedApps(in: run).isEmpty
+                let cutAfter = start + length < words.count
                 let parses = wholeRequestParses(of: words[start..<(start + length)].joined(separator: " ")).filter { parse in
                     let free = freeTextSlots(of: parse)
                     // A run that cuts an app's name leaves part of it to be read as free text.
                     let holdsPartOfName = free.contains { $0.raw.split(separator: " ").contains { nameWords.contains(String($0)) } }
-                    return named.contains(parse.app) && !holdsPartOfName && (namedInside || free.isEmpty)
+                    // Free text that ends the run would have gone on into the
+                    // words cut after it: "… that the oven | goes to 180".
+                    let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+                    let freeTextCut = cutAfter && free.contains { text.contains($0.name) && run.endsWithRun(TextParser.tokenize($0.raw)) }
+                    return named.contains(parse.app) && !holdsPartOfName && !freeTextCut && (namedInside || free.isEmpty)
                 }
                 if !parses.isEmpty { return parses }
             }
@@ -327,6 +336,16 @@ public actor Assistant {
     /// about what happened, not a request.
     static let tellsOfThePast: Set<String> = ["did", "didn't", "yesterday", "ago", "already", "earlier", "last", "was", "were", "had", "hadn't", "used"]
 
+    /// Whether words cut after a request open a value its carrier would
+    /// take: what a message says, what a payment is for, what a note is
+    /// called ("for the pizza", "that the oven goes to 180"); not "for me".
+    static func opensAValue(_ tail: [String]) -> Bool {
+        guard tail.count >= 2, valueOpeners.contains(tail[0]) else { return false }
+        return !["me", "us", "you", "now", "good"].contains(tail[1])
+    }
+
+    private static let valueOpeners: Set<String> = ["that", "saying", "says", "for", "to", "called", "named", "titled", "about"]
+
     private func wholeRequestParses(of text: String) -> [Parse] {
         mainParser.parse(text).map(namingUnlistedValues).filter { parse in
             let namesNoApp = parse.slotValues[Catalog.appSlot] == nil
@@ -340,6 +359,7 @@ public actor Assistant {
                 return names.contains { words.containsRun($0) }
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
+                    || Self.takesItBack(words)
             }
         }
     }
@@ -402,6 +422,20 @@ public actor Assistant {
     static func saysNothing(_ words: [String]) -> Bool {
         !words.isEmpty && words.allSatisfy { pointingWords.contains($0) || TextParser.hesitations.contains($0) }
     }
+
+    /// Whether free text only takes the request back: "remind me to, no
+    /// wait, never mind" is no reminder to "no wait never mind". It must
+    /// hold a word of correction ("no", "wait", "actually") as well: "tell
+    /// Bobo never mind" is a message.
+    static func takesItBack(_ words: [String]) -> Bool {
+        let rest = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
+        return rest.count < words.count && retractions.contains(rest)
+    }
+
+    private static let correctionWords: Set<String> = ["no", "wait", "actually", "hold", "on", "sorry", "oh"]
+    private static let retractions: Set<[String]> = [
+        ["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["scratch", "that"], ["cancel", "that"],
+    ]
 
     private static let pointingWords: Set<String> = [
         "down", "up", "off", "out", "it", "that", "this", "these", "those", "them", "something", "anything", "stuff",

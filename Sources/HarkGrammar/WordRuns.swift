@@ -6,4 +6,9 @@ extension Array where Element: Equatable {
         guard !run.isEmpty, count >= run.count else { return false }
         return (0...(count - run.count)).contains { self[$0..<($0 + run.count)].elementsEqual(run) }
     }
+
+    /// Whether this array ends with `run` (never with an empty run).
+    package func endsWithRun(_ run: [Element]) -> Bool {
+        !run.isEmpty && count >= run.count && suffix(run.count).elementsEqual(run)
+    }
 }
