@@ -254,9 +254,13 @@ public struct Catalog: Sendable {
     func lists(for app: InstalledApp, grammar: GrammarFile, intents: Set<String>?, names: GrammarExpression) -> [String: GrammarExpression] {
         var values: [String: [GrammarExpression]] = [:]
         // Every vocabulary-typed slot gets a list, empty when the user has
-        // none yet, so an app without contacts still loads.
+        // none yet, so an app without contacts still loads. A built-in type
+        // (`currency`, `time`, …) is no vocabulary: an empty list under its
+        // name would hide it, and the slot would match nothing.
         for (_, source) in grammar.slots {
-            if case .list(let list) = source, grammar.lists[list] == nil { values[list] = [] }
+            if case .list(let list) = source, grammar.lists[list] == nil, SpokenValueType(rawValue: list) == nil {
+                values[list] = []
+            }
         }
         for (type, strings) in userVocabulary[app.name] ?? [:] {
             values[type, default: []].append(contentsOf: Self.values(strings))

@@ -247,6 +247,28 @@ struct AssistantVocabularyTests {
         await #expect(throws: CatalogError.self) { try await assistant.setVocabulary(["x"], type: "contactName", app: "../x") }
         #expect(await assistant.catalog.userVocabulary["MonkeyChat"]?["contactName"] == MonkeyChat.defaultContacts)
     }
+
+    @Test("a domain grammar's slot of a built-in type (currency) takes its values: no empty vocabulary list hides it")
+    func builtInTypeInDomainGrammar() async throws {
+        // The sample payments grammar with its amounts as the built-in
+        // `currency` type: before, every vocabulary-less slot got an empty
+        // list under its type's name, and "currency" matched nothing.
+        let domains = try temporaryDirectory("domains")
+        for file in try FileManager.default.contentsOfDirectory(atPath: Repo.models + "/domains") where file.hasSuffix(".hark") {
+            var text = try String(contentsOfFile: Repo.models + "/domains/" + file, encoding: .utf8)
+            if file == "_common.hark" { text = text.replacingOccurrences(of: "list currency:", with: "list currencyCode:") }
+            if file == "rides.hark" { text = text.replacingOccurrences(of: "slot tip.currencyCode: currency", with: "slot tip.currencyCode: currencyCode") }
+            if file == "payments.hark" {
+                text = text.replacingOccurrences(of: "slot currencyAmount.amount: number\nslot currencyAmount.currencyCode: currency\n", with: "slot currencyAmount: currency\n")
+                    .replacingOccurrences(of: "rule money = {currencyAmount.amount} {currencyAmount.currencyCode}", with: "rule money = {currencyAmount}")
+            }
+            try Data(text.utf8).write(to: domains.appendingPathComponent(file))
+        }
+        let assistant = try SampleApps.assistant(modelsDirectory: Repo.models, domainsDirectory: domains.path,
+                                                 dataDirectory: try temporaryDirectory(), decoder: nil, configuration: patient)
+        #expect(await assistant.reading(of: "send Bobo two hundred fifty dollars with MonkeyPay")
+                == .understood(app: "MonkeyPay", intent: "INSendPaymentIntent", slots: ["payee": "Bobo", "currencyAmount": "250 USD"]))
+    }
 }
 
 /// Speech synthesised at test time with flite voices the fixtures do not use.
