@@ -275,15 +275,25 @@ public actor Assistant {
                 let run = Array(tokens[start..<(start + length)].joined())
                 let namedInside = !namedApps(in: run).isEmpty
                 let cutAfter = start + length < words.count
-                let parses = wholeRequestParses(of: words[start..<(start + length)].joined(separator: " ")).filter { parse in
+                let tail = Array(tokens[(start + length)...].joined())
+                // The app whose name alone was cut after the run, if any: it
+                // names the app as "in MonkeyRide" would.
+                let tailNames = Self.channels.contains(run.last ?? "") ? nil
+                    : named.first { Self.onlyNames(tail, of: appNames.spoken[$0] ?? []) }
+                let parses = wholeRequestParses(of: words[start..<(start + length)].joined(separator: " "), namedOutside: tailNames).filter { parse in
                     let free = freeTextSlots(of: parse)
                     // A run that cuts an app's name leaves part of it to be read as free text.
                     let holdsPartOfName = free.contains { $0.raw.split(separator: " ").contains { nameWords.contains(String($0)) } }
                     // Free text that ends the run would have gone on into the
                     // words cut after it: "… that the oven | goes to 180".
                     let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
-                    let freeTextCut = cutAfter && free.contains { text.contains($0.name) && run.endsWithRun(TextParser.tokenize($0.raw)) }
-                    return named.contains(parse.app) && !holdsPartOfName && !freeTextCut && (namedInside || free.isEmpty)
+                    // Only the app's name cut after it ("…, MonkeyRide", "… please
+                    // MonkeyFit") says where the request goes, not more of it;
+                    // not after a word that would carry it ("tell Bobo on | MonkeyChat").
+                    let namedByTail = tailNames == parse.app
+                    let freeTextCut = cutAfter && !namedByTail
+                        && free.contains { text.contains($0.name) && run.endsWithRun(TextParser.tokenize($0.raw)) }
+                    return named.contains(parse.app) && !holdsPartOfName && !freeTextCut && (namedInside || namedByTail || free.isEmpty)
                 }
                 if !parses.isEmpty { return parses }
             }
@@ -344,11 +354,19 @@ public actor Assistant {
         return !["me", "us", "you", "now", "good"].contains(tail[1])
     }
 
+    /// Whether `tail` is only one of `names`, with "please" or a hesitation
+    /// beside it: "please MonkeyFit".
+    static func onlyNames(_ tail: [String], of names: [[String]]) -> Bool {
+        let rest = tail.filter { $0 != "please" && !TextParser.hesitations.contains($0) }
+        return !rest.isEmpty && names.contains(rest)
+    }
+
     private static let valueOpeners: Set<String> = ["that", "saying", "says", "for", "to", "called", "named", "titled", "about"]
 
-    private func wholeRequestParses(of text: String) -> [Parse] {
+    /// - Parameter namedOutside: An app named beside `text`, as if it named it.
+    private func wholeRequestParses(of text: String, namedOutside: String? = nil) -> [Parse] {
         mainParser.parse(text).map(namingUnlistedValues).filter { parse in
-            let namesNoApp = parse.slotValues[Catalog.appSlot] == nil
+            let namesNoApp = parse.slotValues[Catalog.appSlot] == nil && parse.app != namedOutside
             // A place on no list is taken only from a request that names its
             // app ("MonkeyRide, take me to Union Square"): "Take me to church"
             // is a song.
