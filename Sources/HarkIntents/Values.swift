@@ -64,7 +64,11 @@ public struct INCurrencyAmount: ParameterConvertible, Hashable, Codable, CustomS
         let text = parameter.parts["amount"] ?? parameter.value.split(separator: " ").first.map(String.init) ?? ""
         guard let amount = Decimal(string: text) ?? NumberWords.parse(text).map({ Decimal($0) }) else { return nil }
         self.amount = amount
-        let code = parameter.parts["currencyCode"] ?? parameter.value.split(separator: " ").dropFirst().first.map(String.init)
+        // Given in parts, an amount said without a currency ("move five
+        // hundred from savings") is in dollars; only a value given whole
+        // ("500 USD") names its currency after the number.
+        let code = parameter.parts["currencyCode"]
+            ?? (parameter.parts["amount"] == nil ? parameter.value.split(separator: " ").dropFirst().first.map(String.init) : nil)
         currencyCode = code ?? "USD"
     }
 

@@ -167,6 +167,11 @@ struct TypedValueTests {
         #expect(amount.currencyCode == "USD")
         #expect(amount.description == "25 dollars")
         #expect(INCurrencyAmount(parameter: amount.parameter) == amount)
+        // Said without a currency ("move five hundred from savings"): dollars,
+        // not a currency named "hundred" read from the words.
+        let bare = try #require(INCurrencyAmount(parameter: ParameterValue(spoken: "five hundred", value: "five hundred", parts: ["amount": "500"])))
+        #expect(bare.amount == 500 && bare.currencyCode == "USD")
+        #expect(INCurrencyAmount(parameter: ParameterValue("20 EUR"))?.currencyCode == "EUR")
     }
 
     @Test("a time from its parts, 12-hour clock read right")
