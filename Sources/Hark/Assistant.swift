@@ -220,6 +220,15 @@ public actor Assistant {
         // today, end the run", "Can you mark run five k as done in
         // MonkeyTodo? I did it this morning".
         let cuts = Self.clauseBreaks(in: text)
+        // Not when the person corrected themselves ("…, no wait, …", "…, I
+        // mean …") or took
+        // the request back at the end ("start a run in MonkeyFit, actually
+        // no, my knee still hurts, never mind"); "never mind, cancel my
+        // ride" is a request.
+        let lastClause = TextParser.tokenize(String(text[(cuts.last?.upperBound ?? text.startIndex)...]))
+        let correctedClause = cuts.contains { TextParser.tokenize(String(text[$0.upperBound...])).starts(with: ["i", "mean"]) }
+        guard !Self.correctsItself(TextParser.tokenize(text)), !correctedClause,
+              !Self.takeBacks.contains(where: lastClause.containsRun) else { return [] }
         if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
@@ -227,7 +236,17 @@ public actor Assistant {
                 if !parses.isEmpty { return parses }
             }
         }
-        return request(inside: text, naming: named)
+        let wrapped = request(inside: text, naming: named)
+        guard wrapped.isEmpty else { return wrapped }
+        // A clause beside a request wrapped in words of its own: "I'm at the
+        // till, pull up my MonkeyPay code so they can scan it".
+        for cut in cuts {
+            for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
+                let parses = request(inside: String(part), naming: named)
+                if !parses.isEmpty { return parses }
+            }
+        }
+        return []
     }
 
     /// Where typed text breaks into clauses or sentences, in order: each
@@ -268,7 +287,7 @@ public actor Assistant {
         for length in stride(from: words.count - 1, through: max(2, (words.count + 1) / 2), by: -1) {
             for start in 0...(words.count - length) {
                 let left = (tokens[..<start] + tokens[(start + length)...]).joined()
-                guard !left.contains(where: Self.tellsOfThePast.contains) else { continue }
+                guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(Array(left)) else { continue }
                 if Self.opensAValue(Array(tokens[(start + length)...].joined())) { continue }
                 // Named outside the run, the app's name must not be what free
                 // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
@@ -378,6 +397,8 @@ public actor Assistant {
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
                     || Self.takesItBack(words)
+                    || Self.correctsItself(words)
+                    || (slot.name == "taskTitles" && Self.endsNamingAContainer(words))
             }
         }
     }
@@ -449,6 +470,35 @@ public actor Assistant {
         let rest = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
         return rest.count < words.count && retractions.contains(rest)
     }
+
+    /// Whether a task's free text ends by naming where it goes — "paint the
+    /// fence to my weekend note", "bread to grocery list" —: the words are a
+    /// request to put the task somewhere, not the task (read so, the note or
+    /// list was lost and the task went to the app's default list).
+    static func endsNamingAContainer(_ words: [String]) -> Bool {
+        guard let last = words.last, ["note", "notes", "list"].contains(last) else { return false }
+        let tail = words.suffix(5)
+        return tail.indices.dropLast().contains { index in
+            // Not "a to do list".
+            ["to", "on", "onto", "into", "in"].contains(tail[index]) && index + 1 < tail.endIndex - 1 && tail[index + 1] != "do"
+        }
+    }
+
+    /// Whether words hold the person correcting themselves — "call the
+    /// plumber to my shopping note, no wait, to my house note" —: which part
+    /// they meant is not for Hark to guess, so the request is not read from
+    /// them (they say it again).
+    static func correctsItself(_ words: [String]) -> Bool {
+        selfCorrections.contains { words.containsRun($0) }
+    }
+
+    /// What takes a request back when said after it.
+    private static let takeBacks: [[String]] = [["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["scratch", "that"]]
+
+    private static let selfCorrections: [[String]] = [
+        ["no", "wait"], ["wait", "no"], ["actually", "no"], ["no", "actually"], ["scratch", "that"], ["sorry", "i", "mean"],
+        ["no", "i", "mean"], ["i", "mean", "no"],
+    ]
 
     private static let correctionWords: Set<String> = ["no", "wait", "actually", "hold", "on", "sorry", "oh"]
     private static let retractions: Set<[String]> = [
