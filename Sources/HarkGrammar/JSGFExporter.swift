@@ -36,7 +36,12 @@ public enum JSGFExporter {
             for intent in instance.grammar.intents where instance.intents?.contains(intent.name) ?? true {
                 var sentences: [String] = []
                 for sentence in intent.sentences {
-                    if let text = try writer.text(sentence, instance: index, of: instances, top: true) { sentences.append(text) }
+                    // A sentence that is typed only is left out: `| <VOID>` among
+                    // the sentences left stock pocketsphinx's search with a way
+                    // that leads nowhere ("Final result does not match the grammar").
+                    if let text = try writer.text(sentence, instance: index, of: instances, top: true), text != JSGFExporter.unheard {
+                        sentences.append(text)
+                    }
                 }
                 guard !sentences.isEmpty else { continue }
                 let name = writer.define(base: "\(instance.app)_\(intent.name)", body: sentences.joined(separator: "\n    | "),
@@ -188,6 +193,8 @@ public enum JSGFExporter {
                 if let known = memo[key] { return known.map { "<\($0)>" } }
                 guard let body = inst.rule(named: name) else { throw GrammarError(.undefinedRule(name), at: location) }
                 let bodyText = try text(body, instance: instance, of: instances, top: true)
+                // A rule that is typed only is unheard where it is used, not a rule of its own.
+                if bodyText == JSGFExporter.unheard { return JSGFExporter.unheard }
                 let defined = bodyText.map { define(base: name.hasPrefix("hark.") ? "hark_" + name.dropFirst(5) : name, body: $0) }
                 memo[key] = .some(defined)
                 return defined.map { "<\($0)>" }

@@ -200,12 +200,15 @@ struct TextParserTests {
         #expect(parser.parse(tokens: ["throw", "plantains", "in", "the", "grocery", "list"]).isEmpty)
         #expect(parser.parse(tokens: ["add", "plantains", "to", "the", "grocery", "list", "real", "quick"]).isEmpty)
         #expect(parser.parse(tokens: ["add", "plantains", "to", "the", "grocery", "list"]).first?.slotValues["item"] == "plantains")
-        // JSGF: left out, and not made optional ("add" is still needed); a sentence of typed words alone is <VOID>.
+        // JSGF: left out, and not made optional ("add" is still needed); a
+        // sentence of typed words alone, or using a rule of typed words alone,
+        // is left out (an alternative "| <VOID>" left stock pocketsphinx's
+        // search a way to nowhere: "Final result does not match the grammar").
         let jsgf = try JSGFExporter.export([GrammarInstance(app: "ListOMat", grammar: file)], grammarName: "t")
         #expect(jsgf.contains("= add <dictation> ( to | on | in ) the <lists> list;") && !jsgf.contains("throw") && !jsgf.contains("quick"), "\(jsgf)")
-        let typedSentence = try GrammarParser.parse("intent Hello:\n    hi there\n    (typed: yo dude)\n", path: "h.hark")
+        let typedSentence = try GrammarParser.parse("rule yo = (typed: yo)\nintent Hello:\n    hi there\n    (typed: yo dude)\n    <yo> mate\n", path: "h.hark")
         let helloJSGF = try JSGFExporter.export([GrammarInstance(app: "Hi", grammar: typedSentence)], grammarName: "h")
-        #expect(helloJSGF.contains("hi there") && helloJSGF.contains("<VOID>") && !helloJSGF.contains("dude"), "\(helloJSGF)")
+        #expect(helloJSGF.contains("hi there") && !helloJSGF.contains("<VOID>") && !helloJSGF.contains("dude") && !helloJSGF.contains("mate"), "\(helloJSGF)")
         // A slot's words are shared with its heard uses.
         #expect(throws: GrammarError.self) {
             try compile("slot item: text\nintent AddItem:\n    add (typed: {item}) now\n")
