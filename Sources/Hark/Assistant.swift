@@ -221,10 +221,9 @@ public actor Assistant {
         // MonkeyTodo? I did it this morning".
         let cuts = Self.clauseBreaks(in: text)
         // Not when the person corrected themselves ("…, no wait, …", "…, I
-        // mean …") or took
-        // the request back at the end ("start a run in MonkeyFit, actually
-        // no, my knee still hurts, never mind"); "never mind, cancel my
-        // ride" is a request.
+        // mean …") or took the request back at the end ("start a run in
+        // MonkeyFit, actually no, my knee still hurts, never mind"); "never
+        // mind, cancel my ride" is a request.
         let lastClause = TextParser.tokenize(String(text[(cuts.last?.upperBound ?? text.startIndex)...]))
         let correctedClause = cuts.contains { TextParser.tokenize(String(text[$0.upperBound...])).starts(with: ["i", "mean"]) }
         guard !Self.correctsItself(TextParser.tokenize(text)), !correctedClause,
@@ -492,8 +491,9 @@ public actor Assistant {
         selfCorrections.contains { words.containsRun($0) }
     }
 
-    /// What takes a request back when said after it.
-    private static let takeBacks: [[String]] = [["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["scratch", "that"]]
+    /// What takes a request back when said after it: a retraction, but not
+    /// "cancel that" ("cancel that MonkeyFit workout" is a request).
+    private static let takeBacks = retractions.subtracting([["cancel", "that"]])
 
     private static let selfCorrections: [[String]] = [
         ["no", "wait"], ["wait", "no"], ["actually", "no"], ["no", "actually"], ["scratch", "that"], ["sorry", "i", "mean"],
