@@ -212,7 +212,8 @@ public actor Assistant {
         // The rest is for typed text around a request, which must name its
         // app: a bare command next to a remark is more likely the remark's
         // than anyone's request.
-        let named = namedApps(in: TextParser.tokenize(text))
+        let words = TextParser.tokenize(text)
+        let named = namedApps(in: words)
         guard !named.isEmpty else { return [] }
         // A clause or sentence beside the request that is no part of it: "So
         // I'm late, get me a ride to work on MonkeyRide", "bring up my
@@ -226,7 +227,7 @@ public actor Assistant {
         // mind, cancel my ride" is a request.
         let lastClause = TextParser.tokenize(String(text[(cuts.last?.upperBound ?? text.startIndex)...]))
         let correctedClause = cuts.contains { TextParser.tokenize(String(text[$0.upperBound...])).starts(with: ["i", "mean"]) }
-        guard !Self.correctsItself(TextParser.tokenize(text)), !correctedClause,
+        guard !Self.correctsItself(words), !correctedClause,
               !Self.takeBacks.contains(where: lastClause.containsRun) else { return [] }
         if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
         for cut in cuts {
@@ -287,13 +288,13 @@ public actor Assistant {
             for start in 0...(words.count - length) {
                 let left = (tokens[..<start] + tokens[(start + length)...]).joined()
                 guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(Array(left)) else { continue }
-                if Self.opensAValue(Array(tokens[(start + length)...].joined())) { continue }
+                let tail = Array(tokens[(start + length)...].joined())
+                if Self.opensAValue(tail) { continue }
                 // Named outside the run, the app's name must not be what free
                 // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
                 let run = Array(tokens[start..<(start + length)].joined())
                 let namedInside = !namedApps(in: run).isEmpty
                 let cutAfter = start + length < words.count
-                let tail = Array(tokens[(start + length)...].joined())
                 // The app whose name alone was cut after the run, if any: it
                 // names the app as "in MonkeyRide" would.
                 let tailNames = Self.channels.contains(run.last ?? "") ? nil
