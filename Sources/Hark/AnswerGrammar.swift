@@ -86,7 +86,7 @@ enum AnswerGrammar {
             case .currencyAmount:
                 file.lists["amount"] = list("number")
                 file.slots["answer.amount"] = .list("amount")
-                file.slots["answer.currencyCode"] = .list("currency")
+                file.slots["answer.currencyCode"] = .list("currencyCode")
                 file.intents.append(intent(value, "{answer.amount} [{answer.currencyCode}] [please]"))
             case .dateTime:
                 file.slots["answer.day"] = .list("day")

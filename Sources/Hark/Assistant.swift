@@ -260,7 +260,10 @@ public actor Assistant {
             let mark = text[index]
             var end = text.index(after: index)
             while end < text.endIndex, text[end].isWhitespace { end = text.index(after: end) }
-            let breaksHere = ",;?!".contains(mark)
+            // A comma between digits is inside a number ("$1,200"), not a break.
+            let insideNumber = mark == "," && index > text.startIndex && text[text.index(before: index)].isNumber
+                && end == text.index(after: index) && end < text.endIndex && text[end].isNumber
+            let breaksHere = (",;?!".contains(mark) && !insideNumber)
                 || (mark == "." && end > text.index(after: index) && end < text.endIndex && text[end].isUppercase)
             if breaksHere, text[..<index].contains(where: \.isLetter), text[end...].contains(where: \.isLetter) {
                 breaks.append(index..<end)
@@ -290,6 +293,12 @@ public actor Assistant {
                 guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(Array(left)) else { continue }
                 let tail = Array(tokens[(start + length)...].joined())
                 if Self.opensAValue(tail) { continue }
+                // Nor may the run stop or start inside a number: "send Bobo
+                // twelve dollars | fifty with MonkeyPay" is no payment of 12.
+                let head = tokens[..<start].joined()
+                if let next = tail.first, SpokenValueType.isNumberWord(next) { continue }
+                if let before = head.last, let first = tokens[start].first,
+                   SpokenValueType.isNumberWord(before), SpokenValueType.isNumberWord(first) { continue }
                 // Named outside the run, the app's name must not be what free
                 // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
                 let run = Array(tokens[start..<(start + length)].joined())

@@ -1,3 +1,4 @@
+import Foundation
 import HarkGrammar
 
 /// How a labelled slot value is compared with the value Hark gave, in every
@@ -12,6 +13,27 @@ public enum SlotValue {
     /// (the words said for it).
     public static func matches(label: String, value: String, spoken: String? = nil) -> Bool {
         let expected = SpokenForm.words(of: label)
-        return SpokenForm.words(of: value) == expected || spoken.map { SpokenForm.words(of: $0) == expected } == true
+        if SpokenForm.words(of: value) == expected || spoken.map({ SpokenForm.words(of: $0) == expected }) == true { return true }
+        // A whole amount resolved ("12.50 USD", a typed "$12.50") against
+        // the words said for it ("twelve dollars fifty").
+        if let resolved = amount(value), let said = amountParser?.parse(label).first?.slotValues["amount"].flatMap(amount) {
+            return resolved == said
+        }
+        return false
     }
+
+    /// "12.50 USD" as a number and a currency code; nil for anything else.
+    private static func amount(_ text: String) -> (Decimal, String)? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, parts[1].count == 3, parts[1].allSatisfy(\.isUppercase),
+              let number = Decimal(string: String(parts[0])) else { return nil }
+        return (number, String(parts[1]))
+    }
+
+    /// Reads words said as an amount with the built-in `currency` type.
+    private static let amountParser: TextParser? = {
+        guard let file = try? GrammarParser.parse("slot amount: currency\nintent Amount:\n    {amount}\n", path: "amount.hark"),
+              let graph = try? GrammarCompiler.compile([GrammarInstance(app: "Bench", grammar: file)]) else { return nil }
+        return TextParser(graph: graph)
+    }()
 }

@@ -190,16 +190,18 @@ public enum GrammarCompiler {
                 ruleStack.removeLast()
                 ruleUses.removeLast()
             case .slot(let name, let location, let orText):
-                // A slot's words and free text are shared with its other
-                // uses: inside (typed: ...) the recognizer would hear them.
-                guard !typedOnly else {
-                    throw GrammarError(.syntax("slot {\(name)} inside (typed: ...); it takes words and rules of words only"), at: location)
-                }
                 guard !slotStack.contains(name) else {
                     throw GrammarError(.syntax("slot {\(name)} inside itself"), at: location)
                 }
                 let source = instance.grammar.slots[name] ?? .list(name)
                 let takesText = source == .text || orText != .listOnly
+                // A slot's free text is shared with its other uses: inside
+                // (typed: ...) the recognizer would hear it. A list's or a
+                // built-in type's words are its own, typed only here:
+                // "(typed: {amount})" reads "$12.50" and costs the search nothing.
+                guard !typedOnly || !takesText else {
+                    throw GrammarError(.syntax("free-text slot {\(name)} inside (typed: ...); only a slot of a list or a built-in type may be typed only"), at: location)
+                }
                 if takesText, let shared = freeTextLoops[FreeTextKey(slot: name, exit: to, orText: orText)] {
                     graph.addArc(from: from, to: shared, .epsilon)
                     return

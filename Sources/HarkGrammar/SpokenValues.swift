@@ -76,6 +76,16 @@ public enum SpokenValueType: String, Sendable, CaseIterable {
 
     // MARK: Typed numbers
 
+    /// Whether `token` is a number or part of one, spoken ("twelve",
+    /// "hundred") or typed ("50", "$3.50"): text cut beside it could split
+    /// an amount ("send Bobo twelve dollars | fifty").
+    public static func isNumberWord(_ token: String) -> Bool {
+        if let first = token.first, first.isNumber || "$€£".contains(first) { return true }
+        return numberWords.contains(token)
+    }
+
+    private static let numberWords: Set<String> = Set(BuiltinGrammar.units + BuiltinGrammar.teens + BuiltinGrammar.tens + ["zero", "hundred", "thousand"])
+
     /// The words a whole number is spoken as: 125 → "one hundred twenty five".
     /// Nil beyond the built-in range (0–999,999).
     public static func words(for number: Int) -> [String]? {

@@ -84,7 +84,10 @@ public struct INCurrencyAmount: ParameterConvertible, Hashable, Codable, CustomS
     public var description: String {
         let number = NSDecimalNumber(decimal: amount)
         let (one, many) = Self.names[currencyCode] ?? (currencyCode, currencyCode)
-        return "\(number.stringValue) \(number == 1 ? one : many)"
+        // Cents as two digits: "3.50 dollars", not "3.5".
+        var digits = number.stringValue
+        if let point = digits.firstIndex(of: "."), digits[digits.index(after: point)...].count == 1 { digits += "0" }
+        return "\(digits) \(number == 1 ? one : many)"
     }
 }
 

@@ -172,6 +172,10 @@ struct TypedValueTests {
         let bare = try #require(INCurrencyAmount(parameter: ParameterValue(spoken: "five hundred", value: "five hundred", parts: ["amount": "500"])))
         #expect(bare.amount == 500 && bare.currencyCode == "USD")
         #expect(INCurrencyAmount(parameter: ParameterValue("20 EUR"))?.currencyCode == "EUR")
+        // Cents are said as two digits: "3.50 dollars", never "3.5 dollars".
+        #expect(INCurrencyAmount(parameter: ParameterValue("3.5 USD"))?.description == "3.50 dollars")
+        #expect(INCurrencyAmount(parameter: ParameterValue("12.99 USD"))?.description == "12.99 dollars")
+        #expect(INCurrencyAmount(parameter: ParameterValue("0.5 GBP"))?.description == "0.50 pounds")
     }
 
     @Test("a time from its parts, 12-hour clock read right")

@@ -209,10 +209,21 @@ struct TextParserTests {
         let typedSentence = try GrammarParser.parse("rule yo = (typed: yo)\nintent Hello:\n    hi there\n    (typed: yo dude)\n    <yo> mate\n", path: "h.hark")
         let helloJSGF = try JSGFExporter.export([GrammarInstance(app: "Hi", grammar: typedSentence)], grammarName: "h")
         #expect(helloJSGF.contains("hi there") && !helloJSGF.contains("<VOID>") && !helloJSGF.contains("dude") && !helloJSGF.contains("mate"), "\(helloJSGF)")
-        // A slot's words are shared with its heard uses.
+        // A free-text slot's words are shared with its heard uses.
         #expect(throws: GrammarError.self) {
             try compile("slot item: text\nintent AddItem:\n    add (typed: {item}) now\n")
         }
+        // A slot of a list or a built-in type may be typed only: its words
+        // are its own, read in typed text and never heard.
+        let amounts = try compile("slot amount: currency\nintent Pay:\n    pay (five dollars | (typed: {amount}))\n")
+        let amountParser = TextParser(graph: amounts)
+        #expect(amountParser.parse("pay $12.50").first?.slotValues["amount"] == "12.50 USD")
+        #expect(amountParser.parse(tokens: ["pay", "twelve", "dollars", "fifty"]).isEmpty)
+        #expect(amountParser.parse(tokens: ["pay", "five", "dollars"]).count == 1)
+        #expect(amounts.arcs.joined().allSatisfy { arc in
+            if case .word(let word) = arc.label { return ["pay", "five", "dollars"].contains(word) }
+            return true
+        })
     }
 
     @Test("a slot of people's names takes a typed name its list does not have: capitalised, up to three words, never the first word, 'I' or heard words")
