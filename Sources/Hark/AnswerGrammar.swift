@@ -87,7 +87,9 @@ enum AnswerGrammar {
                 file.lists["amount"] = list("number")
                 file.slots["answer.amount"] = .list("amount")
                 file.slots["answer.currencyCode"] = .list("currencyCode")
-                file.intents.append(intent(value, "{answer.amount} [{answer.currencyCode}] [please]"))
+                // Typed, any amount with its cents ("$12.50"): the built-in type, never heard.
+                file.slots["answer"] = .list("currency")
+                file.intents.append(intent(value, "({answer.amount} [{answer.currencyCode}] | (typed: {answer})) [please]"))
             case .dateTime:
                 file.slots["answer.day"] = .list("day")
                 file.slots["answer.hour"] = .list("hour")

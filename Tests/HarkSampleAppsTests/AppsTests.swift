@@ -155,6 +155,10 @@ struct AppsTests {
         #expect(turns[0].speech == "How much do you want to send to Bobo?")
         #expect(turns[1].speech == "Send 5 dollars to Bobo?")
         #expect(turns[2].code == "cancelled")
+        // Typed, the amount may have cents and any size: the built-in type, typed only.
+        let typed = try Converse().run(["Pay Bobo with MonkeyPay", "$12.50", "yes"])
+        #expect(typed[1].speech == "Send 12.50 dollars to Bobo?")
+        #expect(typed[2].code == "success" && typed[2].speech.contains("12.50"), "\(typed[2].speech)")
     }
 
     @Test("MonkeyPay is refused while the device is locked, and so is what an app restricts; the rest works")
