@@ -340,7 +340,36 @@ public actor Assistant {
     /// name: "union station" → "Union Station". A place typed with capitals
     /// stays as typed; a message, note or title stays as it was said.
     private func namingUnlistedValues(_ parse: Parse) -> Parse {
-        Self.namingFreeText(in: parse, where: unlistedValue(in: parse))
+        var parse = parse
+        let unlisted = unlistedValue(in: parse)
+        for index in parse.slots.indices where unlisted(parse.slots[index]) {
+            parse.slots[index].value = Self.withoutRestarts(parse.slots[index].value)
+        }
+        return Self.namingFreeText(in: parse, where: unlisted)
+    }
+
+    /// A value said with a hesitation or a restart inside it as meant: "the,
+    /// um, the opera house" → "the opera house". Only for values the app
+    /// has a list for (a place), never for what a message says.
+    static func withoutRestarts(_ text: String) -> String {
+        func bare(_ word: String) -> String { word.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        var words: [String] = []
+        var paused = false
+        for word in text.split(separator: " ").map(String.init) {
+            if TextParser.hesitations.contains(bare(word)) {
+                paused = true
+                continue
+            }
+            // A word said again after a hesitation or a comma is said once
+            // ("Bora Bora" stays).
+            if let last = words.last, bare(last) == bare(word), paused || last.last?.isPunctuation == true {
+                words.removeLast()
+            }
+            words.append(word)
+            paused = false
+        }
+        let result = words.joined(separator: " ").trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))
+        return result.isEmpty || result == text ? text : result
     }
 
     /// `parse` with the free-text values `chosen` picks, when in lower case, written as names.

@@ -14,6 +14,9 @@ public enum SlotValue {
     public static func matches(label: String, value: String, spoken: String? = nil) -> Bool {
         let expected = SpokenForm.words(of: label)
         if SpokenForm.words(of: value) == expected || spoken.map({ SpokenForm.words(of: $0) == expected }) == true { return true }
+        // Numbers and shorthand typed in the label or the value: "$45" and
+        // "forty five dollars", "2 miles" and "two miles".
+        if SpokenForm.saidWords(of: label) == SpokenForm.saidWords(of: value) { return true }
         // A whole amount resolved ("12.50 USD", a typed "$12.50") against
         // the words said for it ("twelve dollars fifty").
         if let resolved = amount(value), let said = amountParser?.parse(label).first?.slotValues["amount"].flatMap(amount) {

@@ -45,6 +45,11 @@ enum TypedNumbers {
                 continue
             }
             for word in SpokenForm.words(of: chunk) {
+                // Chat shorthand: as typed (for free text), or as the words it stands for.
+                if let full = shorthand[word] {
+                    append([[word], full], i, i)
+                    continue
+                }
                 // "Bobo's": the word, or the name and the possessive the grammar spells apart ("{sender}'s").
                 if word.hasSuffix("'s"), word.count > 2 {
                     append([[word], [String(word.dropLast(2)), "'s"]], i, i)
@@ -56,6 +61,20 @@ enum TypedNumbers {
         }
         return units
     }
+
+    /// What people type for words in a chat box ("msg bobo", "whats my
+    /// balance", "remind me tmrw"), read both as typed and as the words.
+    /// Only spellings that are no other word a request would use: not
+    /// "its", "well", "were", "wed" or "id".
+    static let shorthand: [String: [String]] = [
+        "msg": ["message"], "msgs": ["messages"], "txt": ["text"], "pls": ["please"], "plz": ["please"],
+        "tmrw": ["tomorrow"], "tmr": ["tomorrow"], "tmw": ["tomorrow"], "tomoro": ["tomorrow"], "tonite": ["tonight"],
+        "u": ["you"], "ur": ["your"], "r": ["are"], "thx": ["thanks"],
+        "whats": ["what's"], "thats": ["that's"], "wheres": ["where's"], "hows": ["how's"], "whos": ["who's"],
+        "im": ["i'm"], "ive": ["i've"], "dont": ["don't"], "doesnt": ["doesn't"], "didnt": ["didn't"],
+        "cant": ["can't"], "isnt": ["isn't"], "arent": ["aren't"], "youre": ["you're"], "theres": ["there's"],
+        "lemme": ["let", "me"], "gimme": ["give", "me"], "wanna": ["want", "to"], "gonna": ["going", "to"],
+    ]
 
     static func startsWithDigit(_ s: String) -> Bool { s.first?.isASCII == true && s.first!.isNumber }
 
@@ -158,5 +177,15 @@ enum TypedNumbers {
             }
         }
         return words
+    }
+}
+
+extension SpokenForm {
+    /// Typed text as it is said: numbers, amounts and times as words ("$45"
+    /// → "forty five dollars", "9am" → "nine a m") and chat shorthand in
+    /// full ("tmrw" → "tomorrow"). For comparing a value with a label
+    /// written either way.
+    public static func saidWords(of text: String) -> [String] {
+        TypedNumbers.units(of: text).flatMap { $0.readings.last ?? [] }
     }
 }

@@ -398,6 +398,40 @@ struct NaturalPhrasingTests {
         #expect(!Assistant.endsNamingAContainer(["write", "a", "to", "do", "list"]) && !Assistant.endsNamingAContainer(["make", "a", "list"]))
     }
 
+    @Test("the eighteenth batch, written in other styles (chat shorthand, spoken with fillers, polite), reads at least 85% exactly and acts on no sentence for nobody")
+    func eighteenthBatch() async throws {
+        let report = try await typedReport(["requests-18.jsonl"], atLeast: 85)
+        // As written (2026-12-02, before this stop's amounts and shorthand;
+        // labels corrected for form only): 38 of 60 read right (63.3%; 41,
+        // 68.3%, with "$45" and "forty five dollars" compared as the same
+        // amount), 0 of 25 for nobody acted on.
+        #expect(report.coverage >= 0.85, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("the eighteenth batch's forms: chat shorthand, a place said with a restart, 'asap', 'tell him' opening a message, typed amounts")
+    func eighteenthBatchForms() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // Shorthand reads as the words; a message keeps what was typed.
+            ("msg bobo on monkeychat tell him im at the gate", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "im at the gate"]),
+            ("any msgs from bobo the great on monkeychat", "MonkeyChat", "INSearchForMessagesIntent", ["senders": "Bobo the Great"]),
+            ("whats my savings balance monkeypay", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Savings"]),
+            ("what rides r there to the mall on monkeyride", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the mall"]),
+            // Before, places "the Airport Asap" and "The, Um, the Opera House".
+            ("need a ride to the airport asap monkeyride", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "the airport"]),
+            ("Get me a Jungle Limo to the, um, the opera house with MonkeyRide", "MonkeyRide", "INRequestRideIntent",
+             ["rideOptionName": "jungle-limo", "dropOffLocation": "the Opera House"]),
+            ("Would you tell me how far away my driver is on MonkeyRide, please?", "MonkeyRide", "INGetRideStatusIntent", [:]),
+            ("Would you please move $250.75 from checking to savings in MonkeyPay?", "MonkeyPay", "INTransferMoneyIntent",
+             ["fromAccount": "Checking", "toAccount": "Savings", "transactionAmount": "250.75 USD"]),
+        ], by: assistant)
+        #expect(Assistant.withoutRestarts("the, um, the opera house") == "the opera house")
+        #expect(Assistant.withoutRestarts("Bora Bora") == "Bora Bora" && Assistant.withoutRestarts("uh") == "uh")
+        // A tip after a "+" is cut off: not read, rather than a rating without its tip.
+        #expect(await assistant.reading(of: "rate my monkeyride 4 stars + $3 tip") == .notUnderstood)
+    }
+
     @Test("hesitations around free text are not its words; a typed 'in Evernote,' opening a note sends it elsewhere")
     func hesitationsAndOtherAppsTyped() async throws {
         let assistant = try makeAssistant(recognizer: false)
