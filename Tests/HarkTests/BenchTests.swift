@@ -99,7 +99,11 @@ struct BenchTests {
         #expect(Bench.judge(payment, resolved).accepted)
         var unsaid = resolved
         unsaid.spokenSlots = [:]
-        #expect(!Bench.judge(payment, unsaid).accepted, "20 USD is not the words twenty dollars")
+        // An amount resolved whole is the amount the words say: "20 USD" is
+        // "twenty dollars" (a typed "$12.50" resolves so, with no words said).
+        #expect(Bench.judge(payment, unsaid).accepted, "20 USD is the amount twenty dollars")
+        #expect(!SlotValue.matches(label: "twenty dollars", value: "25 USD") && !SlotValue.matches(label: "twenty dollars", value: "20 EUR"))
+        #expect(SlotValue.matches(label: "twelve dollars fifty", value: "12.50 USD") && SlotValue.matches(label: "$45", value: "forty five dollars"))
         var misheard = resolved
         misheard.spokenSlots["currencyAmount"] = "twenty five dollars"
         misheard.slots["currencyAmount"] = "25 USD"
@@ -116,7 +120,7 @@ struct BenchTests {
         let turn = Turn(heard: "send bobo junior twenty dollars for i'm sorry on monkey pay", confidence: 0.9, app: "MonkeyPay",
                         intent: "INSendPaymentIntent", slots: resolved.slots, speech: "", code: "prompt", prompt: true,
                         audioSeconds: 2, decodeSeconds: 0.1)
-        #expect(Bench.score(payment, turn, latency: 0.1).slotsRight == 2, "the amount, without the words said, is not right")
+        #expect(Bench.score(payment, turn, latency: 0.1).slotsRight == 3, "the amount resolved is the amount said")
         var said = turn
         said.spokenSlots = resolved.spokenSlots
         #expect(Bench.score(payment, said, latency: 0.1).slotsRight == 3)
