@@ -35,14 +35,14 @@ setup-test:
 ## (--static-swift-stdlib): installed, it needs no Swift toolchain beside it,
 ## starts in 10 ms instead of 60 and holds 5.6 MB less resident. It is linked
 ## by the toolchain's lld with packed relative relocations (DT_RELR, glibc
-## 2.36+: Debian 12): 1.5 MB less resident for `hark listen` (README,
+## 2.36+: Debian 12): 1.5 MB less resident for `hark listen` (docs/measurements.md,
 ## "Memory"); where the toolchain has no lld, by its default linker.
 ## With lld, every function is compiled into its own section and the
 ## functions Hark's everyday paths run are laid out together, first
 ## (linker/hark.order, made by scripts/make-link-order.sh), the compiler's
 ## unnamed ones before them (linker/private-text.ld): the kernel maps code
 ## 64 KiB around each page run, and `hark listen` kept 11 MB of code resident
-## scattered, 5.7 MB laid out so (README, "Memory"). Functions the list does
+## scattered, 5.7 MB laid out so (docs/measurements.md, "Memory"). Functions the list does
 ## not name still link, where they would have been. SwiftPM does not compile
 ## again when only these flags change: after changing them, remove
 ## .build/*/release first. And nothing outside the tool calls into it, so

@@ -10,7 +10,7 @@
 # resident. Laid out together they keep 5.7 MB: less is not in reach, as
 # the Swift standard library and parts of Foundation come compiled as a few
 # large sections (the standard library's Swift code is one of 1.6 MB) that
-# move whole (README, "Memory").
+# move whole (docs/measurements.md, "Memory").
 #
 # The list is read from valgrind's callgrind on a stripped copy of the
 # release build: `hark listen` with a message and its read-back answered,

@@ -16,7 +16,7 @@ distribution by less than T (its history's marginal probability times the
 n-gram's own term and the backoff weight's change over every word already
 backed off). Unigrams all stay in this step. A bigram
 that is the history of a kept trigram stays. The threshold, 3.5e-8, was
-chosen on the audio fixtures (README, "Memory"): 1,315,153 bigrams and
+chosen on the audio fixtures (docs/measurements.md, "Memory"): 1,315,153 bigrams and
 1,015,516 trigrams are kept (18 MB instead of 27), and every fixture reads as
 with the whole model; at 5e-8 (15 MB) "pears" became "pairs".
 

@@ -67,7 +67,7 @@ python3 "$(dirname "$0")/install-rnnoise.py"
 
 # The n-gram model that reads free text, pruned from Debian's and cut to the
 # words the n-gram pass knows (27 MB resident -> 18 MB, and 6 MB less with
-# the words cut, README "Memory"):
+# the words cut, docs/measurements.md, "Memory"):
 # models/dictation/language-model.lm.bin, made again when Debian's model, the
 # script or the word lists in models/dictation change. Pruning
 # takes about 1.6 GB of memory for half a minute; where that fails Hark uses

@@ -654,7 +654,7 @@ public actor Assistant {
     private func rebuildMainGrammar() throws {
         // The decoder's search for the grammar being replaced goes first:
         // compiled beside it, the new grammar set this process's peak
-        // (README, "Memory in noise and after a change").
+        // (docs/measurements.md, "Memory in noise and after a change").
         decoder?.release(mainGrammar)
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)

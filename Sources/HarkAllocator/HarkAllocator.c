@@ -7,7 +7,7 @@
 // live as long as the process (pocketsphinx's lexicon tree alone is 227,000
 // nodes of 128 bytes). glibc puts an 8-byte header before each block and
 // rounds up to 16 (144 bytes a node); jemalloc keeps blocks of one size
-// together without headers. Measured (README, "Memory"): `hark listen` with
+// together without headers. Measured (docs/measurements.md, "Memory"): `hark listen` with
 // every sample app peaks 4 MB lower, barista-dev's bench 4 MiB lower,
 // at the same decoding speed.
 //

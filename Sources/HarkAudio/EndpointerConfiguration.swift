@@ -6,7 +6,7 @@ public struct EndpointerConfiguration: Sendable, Equatable {
     /// Silence after speech that ends the utterance when a streaming
     /// recognizer says what was heard is already a whole sentence of the
     /// grammar (grammar-aware endpointing); nil waits ``trailingSilence``
-    /// always. Measured (README, "Streaming"): long enough for a pause
+    /// always. Measured (docs/measurements.md, "Streaming"): long enough for a pause
     /// inside a sentence that happens to be complete so far to be rare,
     /// short enough to answer well before ``trailingSilence``.
     public var completeSentenceSilence: Double?

@@ -49,7 +49,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
     /// How much of the input is added back to RNNoise's output (0.1: noise
     /// attenuated by at most about 20 dB). Full suppression leaves near-digital
     /// silence that pocketsphinx's n-gram dictation pass searches slowly and
-    /// fills with words; measured on both development sets (README,
+    /// fills with words; measured on both development sets (docs/measurements.md,
     /// "Decoder settings"):
     ///
     /// | residual | barista-dev 12 / 6 dB | fixtures: command acceptance, WER, RTF |
@@ -74,7 +74,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
     /// weights, which stay in the process's resident memory for as long as
     /// the library is mapped. Denoising comes before the decode, so closed
     /// afterwards those pages are not counted again while the recognizer
-    /// searches (README, "Memory in noise and after a change"). Opening
+    /// searches (docs/measurements.md, "Memory in noise and after a change"). Opening
     /// it again finds the file in the page cache: no read from disk.
     private struct Library {
         let handle: UnsafeMutableRawPointer
@@ -139,7 +139,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
     }
 
     /// Utterances whose estimated SNR is at least this (dB) are left alone.
-    /// Measured (README, "Decoder settings"): clean barista-dev recordings
+    /// Measured (docs/measurements.md, "Decoder settings"): clean barista-dev recordings
     /// estimate 42.6 dB and up, kitchen noise mixed at 12 dB at most 31.7
     /// and at 6 dB at most 25.8, the synthetic fixtures 81 dB and up. RNNoise
     /// does not help clean speech and can hurt synthetic voices (flite kal16:
@@ -263,7 +263,7 @@ public final class NoiseSuppressor: @unchecked Sendable {
         /// placements each: with 0.3 s, 57 of 243 scored under 0.95 and would
         /// have been taken for nobody speaking; with 0.1 s, 5 (all at 6 dB).
         /// Stretches of the kitchen noise with nobody talking in them score
-        /// at most 0.88, white, pink and brown noise 0.50 (README,
+        /// at most 0.88, white, pink and brown noise 0.50 (docs/measurements.md,
         /// "Out-of-grammar rejection"; `scripts/speech-presence.py`).
         public func speechPresence(window: Int = 10) -> Double {
             guard !speechProbabilities.isEmpty else { return 0 }

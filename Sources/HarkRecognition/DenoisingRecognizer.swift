@@ -28,7 +28,7 @@ public final class DenoisingRecognizer: SpeechRecognizer {
 
     /// ``minimumSpeechPresence``'s default. Measured with Hark's own reading
     /// (`hark audio-info --speech-presence`, `scripts/speech-presence.py`;
-    /// README, "Out-of-grammar rejection"): barista-dev's orders score
+    /// docs/measurements.md, "Out-of-grammar rejection"): barista-dev's orders score
     /// 0.99 and more in kitchen noise down to 6 dB SNR; one- and two-word
     /// answers in kitchen noise 0.95 and more but for 5 of 243 (at 6 dB);
     /// stretches of the kitchen noise with nobody talking in them 0.26-0.88,

@@ -15,7 +15,7 @@ public struct DictationVocabulary: Sendable, Equatable {
     /// names is surer than one the dictation loop guesses, so the loop does
     /// not swallow grammar words ("bobo the great") or insert short ones.
     ///
-    /// Chosen by measurement over the audio fixtures (see README, "Tuning"):
+    /// Chosen by measurement over the audio fixtures (see docs/measurements.md, "Tuning"):
     /// 1e-5 got every recipient right and the lowest free-text word error
     /// rate of 1, 0.1, 0.01, 1e-3, 1e-4 and 1e-5.
     public var wordPenalty: Double = 1e-5
@@ -34,7 +34,7 @@ public struct DictationVocabulary: Sendable, Equatable {
     public var readingVocabularySize: Int? = DictationVocabulary.defaultReadingVocabularySize
 
     /// The n-gram pass's words by default: the 40,000 most frequent of the
-    /// n-gram model's 72,138. Measured (README, "Memory"): `hark listen` with
+    /// n-gram model's 72,138. Measured (docs/measurements.md, "Memory"): `hark listen` with
     /// every sample app 18 MB smaller, and free text read as well — the
     /// pause set's 180 recordings streamed, 68.9% understood and slot F1
     /// 71.2% either way; the fixtures lose "pears" (heard "paris"), which
@@ -49,7 +49,7 @@ public struct DictationVocabulary: Sendable, Equatable {
     /// (run by `scripts/setup.sh`) makes from Debian's by relative-entropy
     /// pruning — 1,315,153 of its 2,051,547 bigrams and 1,015,516 of its
     /// 1,669,625 trigrams, 9 MB less resident, every fixture read as before
-    /// (README, "Memory") — and keeps of only the words this pass knows
+    /// (docs/measurements.md, "Memory") — and keeps of only the words this pass knows
     /// (``defaultReadingVocabularySize`` and the dictation words, 40,002 of
     /// 72,547 with the sentence markers). nil: the acoustic model's.
     public var languageModel: String?

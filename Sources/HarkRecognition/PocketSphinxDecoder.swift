@@ -14,21 +14,21 @@ public struct DecoderOptions: Sendable, Equatable {
 
     /// The logistic that turns a word's acoustic gap to the phone loop (nats
     /// per frame, at most about 0) into a confidence: 1 / (1 + e^-(offset + slope × gap)),
-    /// fitted on the fixtures (README, "Confidence").
+    /// fitted on the fixtures (docs/measurements.md, "Confidence").
     public var confidenceOffset: Double = 5.52
     public var confidenceSlope: Double = 1269
 
     /// Utterances heard with less confidence than this are rejected as not
     /// understood (where the grammar rejects out-of-grammar speech); 0
     /// keeps every one. 0.12 is a mean gap of -0.0059: below every right
-    /// reading of the fixtures and barista-dev (README, "Confidence").
+    /// reading of the fixtures and barista-dev (docs/measurements.md, "Confidence").
     public var minimumConfidence: Double = DecoderOptions.defaultMinimumConfidence
     public static let defaultMinimumConfidence = 0.12
 
     /// Whether the grammar search frees, as it goes, the word exits no path
     /// it follows can reach any more (``PocketSphinxDecoder/collectHistory(of:)``).
     /// What is heard is the same either way; off, a long noisy utterance
-    /// with every sample app holds 50 MB more (README, "Memory").
+    /// with every sample app holds 50 MB more (docs/measurements.md, "Memory").
     public var collectsSearchHistory = true
 
     /// An utterance with free text that names no app (``DecoderGrammar/appNames``)
@@ -43,7 +43,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// than the fixtures' synthetic voices (barista-dev: 5th percentile
     /// 0.76). Naming the app is the person addressing it: then the general
     /// floor applies (synthetic voices' messages to MonkeyChat scored down
-    /// to 0.37). README, "Out-of-grammar rejection".
+    /// to 0.37). docs/measurements.md, "Out-of-grammar rejection".
     public var minimumFreeTextConfidence: Double = DecoderOptions.defaultMinimumFreeTextConfidence
     public static let defaultMinimumFreeTextConfidence = 0.55
 
@@ -57,7 +57,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// note called" (0.25) and counting as "do thirty three hour inside swim
     /// training" (0.44). The fixtures' unnamed requests read right scored
     /// 0.86 and more, barista-dev's (one app: not applied) 0.50 and more.
-    /// README, "Out-of-grammar rejection".
+    /// docs/measurements.md, "Out-of-grammar rejection".
     public var minimumUnnamedConfidence: Double = DecoderOptions.defaultMinimumUnnamedConfidence
     public static let defaultMinimumUnnamedConfidence = 0.45
 
@@ -74,7 +74,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// that shipped example scores 0.29. On the spoken development sets the
     /// requests read right that name their app and end in free text of 0.3
     /// or more scored 0.45 and more; the fixtures', in every voice and in
-    /// noise, 0.59 and more (README, "Out-of-grammar rejection").
+    /// noise, 0.59 and more (docs/measurements.md, "Out-of-grammar rejection").
     public var minimumNamedFreeTextConfidence: Double = DecoderOptions.defaultMinimumNamedFreeTextConfidence
     public static let defaultMinimumNamedFreeTextConfidence = 0.45
     /// How much of a named request's time its free text must take for
@@ -92,7 +92,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// pause at all, while readings that pieced a name together out of
     /// other speech held one of 0.13–0.38 s ("what will the weather be like
     /// in Paris tomorrow" read as "when will the ride get here via monkey …
-    /// ride"). README, "Out-of-grammar rejection".
+    /// ride"). docs/measurements.md, "Out-of-grammar rejection".
     public var maximumPauseInAppName: Double? = DecoderOptions.defaultMaximumPauseInAppName
     public static let defaultMaximumPauseInAppName = 0.1
 
@@ -103,7 +103,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// send more bananas" 0.29, "… where are you" 0.10, "… the bananas are
     /// ripe" 0.09, but "… please send more" 0.047, "… I'll be" 0.010,
     /// "… meet me at the" 0.004. 1 never judges free text ended.
-    /// README, "Streaming".
+    /// docs/measurements.md, "Streaming".
     public var freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability
     public static let defaultFreeTextEndProbability = 0.06
 
@@ -118,7 +118,7 @@ public struct DecoderOptions: Sendable, Equatable {
     public var rejectionPhonePenalty: Double?
 
     /// pocketsphinx settings chosen by measurement on barista-dev and the
-    /// audio fixtures (see README, "Tuning"): beams wider than pocketsphinx's
+    /// audio fixtures (see docs/measurements.md, "Tuning"): beams wider than pocketsphinx's
     /// defaults and 8 Gaussians per frame instead of 4 recover words in
     /// noise (6 dB SNR: 61.9% → 69.7% command acceptance) at a real-time
     /// factor still far below 0.1, since the minimised grammar is small.
@@ -130,7 +130,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// the beams by a tenth a frame until the count falls under it, then
     /// widens them at once (`fsg_search_hmm_eval`; the mean may pass the
     /// bound a little), so barista-dev's small grammar is never touched.
-    /// Measured 2026-11-29 (README, "Bounded search"), with the n-gram
+    /// Measured 2026-11-29 (docs/measurements.md, "Bounded search"), with the n-gram
     /// pass's bound below: the fixtures clean and at 12 dB SNR heard with
     /// the same acceptance (60.3%, 59.5%), 11 of 266 readings changed and
     /// none from right to wrong (the grammar bound alone changed one);
@@ -142,7 +142,7 @@ public struct DecoderOptions: Sendable, Equatable {
     /// The n-gram pass's own settings (a `--decoder-option` of the same
     /// name wins): its search is the tree pass alone, without the second,
     /// flat-lexicon pass over the whole utterance that pocketsphinx runs by
-    /// default once it ends. Measured 2026-11-28 (README, "Streaming"): the
+    /// default once it ends. Measured 2026-11-28 (docs/measurements.md, "Streaming"): the
     /// pause set streamed, free text end of speech → intent p95 987 → 811
     /// ms and the search's end (finalize) p95 395 → 67 ms, with free text
     /// read better (slot F1 71.2% → 72.6%, command acceptance 68.9% →
@@ -151,13 +151,13 @@ public struct DecoderOptions: Sendable, Equatable {
     /// `-maxhmmpf` keeps the n-gram search's histogram pruning to the best
     /// 5,000 channels a frame (pocketsphinx's default 30,000 let noise keep
     /// 24,000 a frame: a pass slower than real time over the whole
-    /// utterance, whatever its free text). Measured 2026-11-29 (README,
+    /// utterance, whatever its free text). Measured 2026-11-29 (docs/measurements.md,
     /// "Bounded search").
     ///
     /// `-maxwpf` keeps the 20 best word exits a frame (pocketsphinx's
     /// default keeps every one): in noise hundreds of words ended in each
     /// frame, each a backpointer and at the end a lattice node, and that
-    /// table set the process's peak. Measured 2026-11-29 (README, "Memory
+    /// table set the process's peak. Measured 2026-11-29 (docs/measurements.md, "Memory
     /// in noise and after a change"): the fixtures clean and at 12 dB SNR
     /// and the whole spoken development sets with the same acceptance (11
     /// of 1,741 readings changed, all wrong both ways), the n-gram pass a
@@ -165,7 +165,7 @@ public struct DecoderOptions: Sendable, Equatable {
     public static let dictationArguments: [String: String] = ["-fwdflat": "no", "-maxhmmpf": "5000", "-maxwpf": "20"]
 
     public static let defaultFreeTextPhonePenalty = 1e-3
-    /// Measured on barista-dev and 29 out-of-grammar recordings (see README,
+    /// Measured on barista-dev and 29 out-of-grammar recordings (see docs/measurements.md,
     /// "Rejection"): 1e-8 falsely accepted 1 of 29 and kept 66.5% command
     /// acceptance at 6 dB SNR (69.7% with no rejection, 63.9% at 1e-6 with
     /// no false accept); clean acceptance is the same for all of them.
@@ -828,7 +828,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// mean gap over its grammar words weighted by their frames (free text
     /// and fillers are phones already, and left out). The logistic was
     /// fitted on the fixtures and barista-dev, the probability that the
-    /// reading is right (README, "Confidence"). 1 when there is no phone
+    /// reading is right (docs/measurements.md, "Confidence"). 1 when there is no phone
     /// model (nothing to compare with); nil when the path has no grammar
     /// word (``freeTextConfidence(of:)`` then says).
     private func scoreConfidence(_ segments: inout [Segment], phones: [Segment]?, state: State) -> Double? {

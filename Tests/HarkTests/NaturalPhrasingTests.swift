@@ -124,7 +124,7 @@ struct NaturalPhrasingTests {
         let report = try await typedReport(["requests-3.jsonl"], atLeast: 140)
         // 30.2% as written (2026-11-26); 43.7% with the polite openings and
         // the request found inside other words. Far from the other batches:
-        // README, "Natural requests, typed".
+        // docs/measurements.md, "Natural requests, typed".
         // 78.2% with sentences split off and the phrasings of everydayVerbs (2026-11-27).
         // 2026-11-28: 89.7% ("I wonder if Bobo the Great got back to me",
         // "read out whatever Bobo Jr. sent me", "I won't need that MonkeyRide

@@ -61,7 +61,7 @@ struct PipelineTests {
         // example until the n-gram model was pruned (2026-11-26): its
         // "leave on" (unsure, read back) became "believe" heard surely
         // (0.92) — one of the confident misreadings free text has with
-        // either model (README, "Memory": over the fixtures, 75% of free-text
+        // either model (docs/measurements.md, "Memory": over the fixtures, 75% of free-text
         // words heard with 0.8 or more are right with both).
         let assistant = try makeAssistant()
         let asked = try await assistant.hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("espeak-us/reminder.wav").path))

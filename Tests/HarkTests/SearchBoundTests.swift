@@ -6,7 +6,7 @@ import Testing
 
 /// The grammar search of every sample app keeps about
 /// ``DecoderOptions/measuredArguments``' `-maxhmmpf` phone models a frame
-/// at most (README, "Bounded search"): noise no longer lets it search
+/// at most (docs/measurements.md, "Bounded search"): noise no longer lets it search
 /// several times as many, and the request is still heard.
 @Suite struct SearchBoundTests {
     /// The bound the decoder is built with.
