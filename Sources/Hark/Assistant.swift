@@ -289,13 +289,13 @@ public actor Assistant {
         let nameWords = Set(named.flatMap { appNames.spoken[$0] ?? [] }.joined())
         for length in stride(from: words.count - 1, through: max(2, (words.count + 1) / 2), by: -1) {
             for start in 0...(words.count - length) {
-                let left = (tokens[..<start] + tokens[(start + length)...]).joined()
-                guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(Array(left)) else { continue }
-                let tail = Array(tokens[(start + length)...].joined())
+                // The words cut before and after the run.
+                let head = Array(tokens[..<start].joined()), tail = Array(tokens[(start + length)...].joined())
+                let left = head + tail
+                guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(left) else { continue }
                 if Self.opensAValue(tail) { continue }
                 // Nor may the run stop or start inside a number: "send Bobo
                 // twelve dollars | fifty with MonkeyPay" is no payment of 12.
-                let head = tokens[..<start].joined()
                 if let next = tail.first, SpokenValueType.isNumberWord(next) { continue }
                 if let before = head.last, let first = tokens[start].first,
                    SpokenValueType.isNumberWord(before), SpokenValueType.isNumberWord(first) { continue }
