@@ -684,7 +684,7 @@ public actor Assistant {
     /// while Hark was not running), makes it the app's vocabulary of that
     /// type, so the next utterance is heard with it: what a SiriKit app does
     /// by calling `INVocabulary` whenever its data changes. Run before each
-    /// request and after each finished one. A type whose report did not
+    /// request and, once a finished one is answered, by ``settle()``. A type whose report did not
     /// change is left as the user vocabulary has it (`hark vocab set`).
     public func refreshAppVocabulary() async {
         guard let source = vocabularySource, pendingQuestion == nil else { return }
@@ -755,8 +755,26 @@ public actor Assistant {
         }
     }
 
-    private func refreshVocabulary(after turn: Turn) async {
+    /// Notes that a finished turn may have changed an app's data (a note
+    /// created, a contact added), for ``settle()`` to catch up with.
+    private func noteChanges(after turn: Turn) {
         guard turn.code == IntentResponseCode.success.rawValue, !turn.prompt else { return }
+        settleDue = true
+    }
+
+    /// Brings what Hark hears up to date with what the last turn changed in
+    /// an app's data (a new note's title, a contact added or deleted;
+    /// ``refreshAppVocabulary()``). A turn is answered without waiting for
+    /// this: rebuilding the grammar after a change takes a few hundred
+    /// milliseconds (docs/measurements.md, "The answer does not wait for
+    /// the vocabulary"), which the person would otherwise hear as a slow
+    /// answer. A live loop calls it once the answer is delivered, while
+    /// the person listens; without the call the next request catches up
+    /// before it is heard, so nothing is heard with stale vocabulary.
+    public func settle() async {
+        guard settleDue else { return }
+        settleDue = false
+        refreshVocabulary()
         await refreshAppVocabulary()
     }
 
@@ -927,11 +945,14 @@ public actor Assistant {
         for result in pending {
             let reply = await result.result()
             let finished = turn(heard: "", reply: reply, keepConversation: true)
-            await refreshVocabulary(after: finished)
+            noteChanges(after: finished)
             turns.append(finished)
         }
         return turns
     }
+
+    /// Whether a turn finished since the last ``settle()`` may have changed an app's data.
+    private var settleDue = false
 
     /// The free-text runs of the spoken turn being taken, with how sure the
     /// recognizer was of their words (empty for typed turns).
@@ -1038,7 +1059,7 @@ public actor Assistant {
                 unsure = unsureParameters([parameter.name: value])
             }
             let answered = turn(heard: text, reply: await conversation.answer(answer, unsure: unsure))
-            await refreshVocabulary(after: answered)
+            noteChanges(after: answered)
             return answered
         }
         refreshVocabulary()
@@ -1139,7 +1160,7 @@ public actor Assistant {
         }
         var started = turn(heard: text, reply: await conversation.start(unsure: unsure))
         started.spokenSlots = parameters.mapValues(\.spoken)
-        await refreshVocabulary(after: started)
+        noteChanges(after: started)
         return started
     }
 

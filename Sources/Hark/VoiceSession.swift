@@ -115,6 +115,9 @@ public struct VoiceSession: Sendable {
                 try await onEvent(.turn(late))
                 spoke = try await say(handsFree ? late.speech : late.briefSpeech) || spoke
             }
+            // What the turn changed in an app's data is heard from the next
+            // request on; caught up with now, after the answer.
+            await assistant.settle()
             return spoke
         }
 

@@ -490,6 +490,9 @@ public enum Bench {
                                     let latency = (ContinuousClock.now - started) / .seconds(1)
                                     result = score(u, turn, latency: latency)
                                 }
+                                // As the live loop does once it has answered
+                                // (outside the latency, as there).
+                                await assistant.settle()
                                 results.append(result)
                                 onResult(result)
                                 progress(done.take() + 1, total)

@@ -116,4 +116,23 @@ struct VocabularyFollowsDataTests {
         let few = await (try self.assistant(data: data)).read("Send a message to Bobo on MonkeyChat saying hi")
         #expect(few.speech == "Which one? 1, Bobo Apple; 2, Bobo Berry; or 3, Bobo Cherry.", "\(few.speech)")
     }
+
+    @Test("a turn that changes an app's data is answered before the vocabulary follows it; settle() then does, as the next request would")
+    func answeredBeforeTheVocabularyFollows() async throws {
+        let data = try temporaryDirectory("data")
+        let assistant = try assistant(data: data)
+        let before = await assistant.graphStateCount
+        let made = await assistant.read("Create a list called zebra plans in ListOMat")
+        #expect(made.code == "success" && made.slots["title"] == "Zebra plans", "\(made.speech)")
+        // The answer did not wait for the grammar to be rebuilt with the new title.
+        #expect(await assistant.graphStateCount == before)
+        await assistant.settle()
+        let after = await assistant.graphStateCount
+        #expect(after > before, "\(before) -> \(after)")
+        // Once is enough: nothing changed since.
+        await assistant.settle()
+        #expect(await assistant.graphStateCount == after)
+        let shown = await assistant.read("Show me the zebra plans list in ListOMat")
+        #expect(shown.intent == "INSearchForNotebookItemsIntent" && shown.slots["title"] == "Zebra plans", "\(shown.slots)")
+    }
 }
