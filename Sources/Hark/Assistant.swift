@@ -233,16 +233,23 @@ public actor Assistant {
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
                 let parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
+                // Taken back in a later clause ("book a Banana Car on
+                // MonkeyRide… wait, never mind, I'll walk", "start a Coconut
+                // Crunch in MonkeyFit, hmm, no, not today").
+                if !parses.isEmpty, Self.takenBack(after: text[part.endIndex...]) { return [] }
                 if !parses.isEmpty { return parses }
             }
         }
         let wrapped = request(inside: text, naming: named)
+        // (Taken back in a clause after the first: the request is in one before it.)
+        if !wrapped.isEmpty, let first = cuts.first, Self.takenBack(after: text[first.upperBound...]) { return [] }
         guard wrapped.isEmpty else { return wrapped }
         // A clause beside a request wrapped in words of its own: "I'm at the
         // till, pull up my MonkeyPay code so they can scan it".
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
                 let parses = request(inside: String(part), naming: named)
+                if !parses.isEmpty, Self.takenBack(after: text[part.endIndex...]) { return [] }
                 if !parses.isEmpty { return parses }
             }
         }
@@ -528,6 +535,25 @@ public actor Assistant {
     /// them (they say it again).
     static func correctsItself(_ words: [String]) -> Bool {
         selfCorrections.contains { words.containsRun($0) }
+    }
+
+    /// Whether what follows a request takes it back: a retraction in any
+    /// clause of it ("…, wait, never mind, I'll walk"), or a clause that is
+    /// only a refusal ("…, hmm, no, not today", "…, actually no").
+    static func takenBack(after rest: Substring) -> Bool {
+        let text = String(rest)
+        var clauses: [Substring] = []
+        var start = text.startIndex
+        for cut in clauseBreaks(in: text) {
+            clauses.append(text[start..<cut.lowerBound])
+            start = cut.upperBound
+        }
+        clauses.append(text[start...])
+        return clauses.contains { clause in
+            let words = TextParser.tokenize(String(clause))
+            let meant = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
+            return takeBacks.contains(where: words.containsRun) || (meant.isEmpty && words.contains("no"))
+        }
     }
 
     /// What takes a request back when said after it: a retraction, but not

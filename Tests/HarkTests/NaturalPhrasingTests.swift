@@ -432,6 +432,40 @@ struct NaturalPhrasingTests {
         #expect(await assistant.reading(of: "rate my monkeyride 4 stars + $3 tip") == .notUnderstood)
     }
 
+    @Test("the nineteenth batch, written in other styles (context first, terse fragments, questions), reads at least 63% exactly and acts on no sentence for nobody")
+    func nineteenthBatch() async throws {
+        let report = try await typedReport(["requests-19.jsonl"], atLeast: 85)
+        // As written (2026-12-02, before any change for it): 28 of 60 read
+        // right (46.7%), 42 the right app and intent (70.0%), 2 of 25 for
+        // nobody acted on (both taken back in a later clause). Labels then
+        // put in the form the other batches use ("grocery list" → "Grocery",
+        // "shopping note" → "shopping"): 38 of 60 (63.3%).
+        #expect(report.coverage >= 0.63, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("the nineteenth batch's forms: a request taken back in a later clause, 'what kind of rides can MonkeyRide get me', 'has Bobo sent me anything'")
+    func nineteenthBatchForms() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // Before, a ride booked in answer to a question about the kinds of ride.
+            ("What kind of rides can MonkeyRide get me from the office to the stadium?", "MonkeyRide", "INListRideOptionsIntent",
+             ["dropOffLocation": "the stadium", "pickupLocation": "work"]),
+            ("what rides can MonkeyRide get me to the airport", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the airport"]),
+            ("Has Little Bobo sent me anything on MonkeyChat?", "MonkeyChat", "INSearchForMessagesIntent", ["senders": "Little Bobo"]),
+            // A take-back before the request, or words that only sound like one, leave it a request.
+            ("never mind, cancel my ride on MonkeyRide", "MonkeyRide", "INCancelRideIntent", [:]),
+            ("Send Bobo 5 dollars on MonkeyPay, no rush", "MonkeyPay", "INSendPaymentIntent", ["payee": "Bobo", "currencyAmount": "five dollars"]),
+            ("Text Bobo on MonkeyChat saying no, not today", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "no, not today"]),
+        ], by: assistant)
+        // Taken back after it: no ride, no workout.
+        for text in ["Book a Banana Car to the river on MonkeyRide... wait, never mind, I'll walk",
+                     "Start a Coconut Crunch in MonkeyFit, hmm, no, not today",
+                     "Get me a ride to the airport with MonkeyRide, actually, forget it"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+    }
+
     @Test("hesitations around free text are not its words; a typed 'in Evernote,' opening a note sends it elsewhere")
     func hesitationsAndOtherAppsTyped() async throws {
         let assistant = try makeAssistant(recognizer: false)
