@@ -797,6 +797,7 @@ public actor Assistant {
     /// answer. A live loop calls it once the answer is delivered, while
     /// the person listens; without the call the next request catches up
     /// before it is heard, so nothing is heard with stale vocabulary.
+    /// ``read(_:)`` calls it before it returns.
     public func settle() async {
         guard settleDue else { return }
         settleDue = false
@@ -959,6 +960,9 @@ public actor Assistant {
     public func read(_ text: String) async -> Turn {
         var turn = await respond(to: splittingAppNames(text))
         turn.heard = text
+        // Typed, nothing is spoken while the vocabulary follows: whatever
+        // reads next (``reading(of:)`` too) reads with it.
+        await settle()
         return turn
     }
 
