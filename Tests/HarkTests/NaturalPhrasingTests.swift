@@ -432,7 +432,7 @@ struct NaturalPhrasingTests {
         #expect(await assistant.reading(of: "rate my monkeyride 4 stars + $3 tip") == .notUnderstood)
     }
 
-    @Test("the nineteenth batch, written in other styles (context first, terse fragments, questions), reads at least 63% exactly and acts on no sentence for nobody")
+    @Test("the nineteenth batch, written in other styles (context first, terse fragments, questions), reads at least 66% exactly and acts on no sentence for nobody")
     func nineteenthBatch() async throws {
         let report = try await typedReport(["requests-19.jsonl"], atLeast: 85)
         // As written (2026-12-02, before any change for it): 28 of 60 read
@@ -440,11 +440,11 @@ struct NaturalPhrasingTests {
         // nobody acted on (both taken back in a later clause). Labels then
         // put in the form the other batches use ("grocery list" → "Grocery",
         // "shopping note" → "shopping"): 38 of 60 (63.3%).
-        #expect(report.coverage >= 0.63, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.coverage >= 0.66, "coverage \(report.coverage)\n\(report.markdown)")
         #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
     }
 
-    @Test("the nineteenth batch's forms: a request taken back in a later clause, 'what kind of rides can MonkeyRide get me', 'has Bobo sent me anything'")
+    @Test("the nineteenth batch's forms: a request taken back in a later clause, 'what kind of rides can MonkeyRide get me', 'has Bobo sent me anything', missed calls from someone, 'letting Bobo know'")
     func nineteenthBatchForms() async throws {
         let assistant = try makeAssistant(recognizer: false)
         await expectReadings([
@@ -453,6 +453,10 @@ struct NaturalPhrasingTests {
              ["dropOffLocation": "the stadium", "pickupLocation": "work"]),
             ("what rides can MonkeyRide get me to the airport", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the airport"]),
             ("Has Little Bobo sent me anything on MonkeyChat?", "MonkeyChat", "INSearchForMessagesIntent", ["senders": "Little Bobo"]),
+            // Before, all missed calls, not Bobo's.
+            ("Did I miss any calls from Bobo on MonkeyChat?", "MonkeyChat", "INSearchCallHistoryIntent", ["callTypes": "missed", "recipient": "Bobo"]),
+            ("Would you mind letting Bobo know on MonkeyChat that the bananas are in the fridge?", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "the bananas are in the fridge"]),
             // A take-back before the request, or words that only sound like one, leave it a request.
             ("never mind, cancel my ride on MonkeyRide", "MonkeyRide", "INCancelRideIntent", [:]),
             ("Send Bobo 5 dollars on MonkeyPay, no rush", "MonkeyPay", "INSendPaymentIntent", ["payee": "Bobo", "currencyAmount": "five dollars"]),
