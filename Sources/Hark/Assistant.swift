@@ -233,24 +233,22 @@ public actor Assistant {
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
                 let parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
-                // Taken back in a later clause ("book a Banana Car on
-                // MonkeyRide… wait, never mind, I'll walk", "start a Coconut
-                // Crunch in MonkeyFit, hmm, no, not today").
-                if !parses.isEmpty, Self.takenBack(after: text[part.endIndex...]) { return [] }
-                if !parses.isEmpty { return parses }
+                // Not when taken back in a later clause ("book a Banana Car
+                // on MonkeyRide… wait, never mind, I'll walk", "start a
+                // Coconut Crunch in MonkeyFit, hmm, no, not today").
+                if !parses.isEmpty { return Self.takenBack(in: text, after: part.endIndex, breaks: cuts) ? [] : parses }
             }
         }
         let wrapped = request(inside: text, naming: named)
         // (Taken back in a clause after the first: the request is in one before it.)
-        if !wrapped.isEmpty, let first = cuts.first, Self.takenBack(after: text[first.upperBound...]) { return [] }
+        if !wrapped.isEmpty, let first = cuts.first, Self.takenBack(in: text, after: first.upperBound, breaks: cuts) { return [] }
         guard wrapped.isEmpty else { return wrapped }
         // A clause beside a request wrapped in words of its own: "I'm at the
         // till, pull up my MonkeyPay code so they can scan it".
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
                 let parses = request(inside: String(part), naming: named)
-                if !parses.isEmpty, Self.takenBack(after: text[part.endIndex...]) { return [] }
-                if !parses.isEmpty { return parses }
+                if !parses.isEmpty { return Self.takenBack(in: text, after: part.endIndex, breaks: cuts) ? [] : parses }
             }
         }
         return []
@@ -537,14 +535,14 @@ public actor Assistant {
         selfCorrections.contains { words.containsRun($0) }
     }
 
-    /// Whether what follows a request takes it back: a retraction in any
-    /// clause of it ("…, wait, never mind, I'll walk"), or a clause that is
-    /// only a refusal ("…, hmm, no, not today", "…, actually no").
-    static func takenBack(after rest: Substring) -> Bool {
-        let text = String(rest)
+    /// Whether what follows `position` in `text` takes a request back: a
+    /// retraction in any clause of it ("…, wait, never mind, I'll walk"), or
+    /// a clause that is only a refusal ("…, hmm, no, not today", "…,
+    /// actually no"). `breaks` are the text's ``clauseBreaks(in:)``.
+    static func takenBack(in text: String, after position: String.Index, breaks: [Range<String.Index>]) -> Bool {
         var clauses: [Substring] = []
-        var start = text.startIndex
-        for cut in clauseBreaks(in: text) {
+        var start = position
+        for cut in breaks where cut.lowerBound >= position {
             clauses.append(text[start..<cut.lowerBound])
             start = cut.upperBound
         }
