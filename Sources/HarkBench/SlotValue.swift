@@ -17,12 +17,18 @@ public enum SlotValue {
         // Numbers and shorthand typed in the label or the value: "$45" and
         // "forty five dollars", "2 miles" and "two miles".
         if SpokenForm.saidWords(of: label) == SpokenForm.saidWords(of: value) { return true }
-        // A whole amount resolved ("12.50 USD", a typed "$12.50") against
-        // the words said for it ("twelve dollars fifty").
-        if let resolved = amount(value), let said = amountParser?.parse(label).first?.slotValues["amount"].flatMap(amount) {
+        // A whole amount resolved ("12.50 USD", a typed "$12.50") or said in
+        // parts ("a three dollar tip") against the words said for it
+        // ("twelve dollars fifty", "3 dollars").
+        if let resolved = amount(value) ?? spokenAmount(value), let said = spokenAmount(label) {
             return resolved == said
         }
         return false
+    }
+
+    /// Words said for an amount ("three dollar", "$12.50") as a number and a currency code.
+    private static func spokenAmount(_ text: String) -> (Decimal, String)? {
+        amountParser?.parse(text).first?.slotValues["amount"].flatMap(amount)
     }
 
     /// "12.50 USD" as a number and a currency code; nil for anything else.

@@ -472,10 +472,16 @@ enum BuiltinGrammar {
         // The cents of "three fifty": two digits as spoken, 01–99.
         define("cents", alt(seq(w("oh"), r("units")), r("teens"), seq(r("tens"), opt(r("units")))))
         define("currency", alt(
-            seq(alt(r("cardinal"), op("a", "+1")), r("currencyUnit"),
-                opt(seq(opt(w("and")), r("below100"), alt(r("currencyMinorUnit"), tag("m"))))),
+            // "a grand", "two grand" (thousands of the default currency)
+            seq(alt(r("cardinal"), op("a", "+1")), alt(
+                seq(r("currencyUnit"), opt(seq(opt(w("and")), r("below100"), alt(r("currencyMinorUnit"), tag("m"))))),
+                seq(op("grand", "*1000"), tag("M")))),
             seq(r("below100"), r("currencyMinorUnit")),
             seq(r("below100"), tag("M"), r("cents"), tag("m")),
+            // "a couple of bucks"; typed, "a fiver", "a tenner" (pocketsphinx's
+            // dictionary has no "fiver": heard, it would need letter-to-sound)
+            seq(op("a couple of", "+2"), r("currencyUnit")),
+            .typedOnly(seq(alt(op("a fiver", "+5"), op("a tenner", "+10")), tag("M")), here),
             r("cardinal")))
 
         // Times on a 12-hour clock.
@@ -484,7 +490,7 @@ enum BuiltinGrammar {
                               seq(alt(Array(tens.prefix(4).enumerated().map { op($0.element, "+\(($0.offset + 2) * 10)") })),
                                   opt(r("units")))))
         define("meridiem", alt(
-            op("a m", "am"), op("p m", "pm"), op("in the morning", "am"), op("in the afternoon", "pm"),
+            op("a m", "am"), op("p m", "pm"), op("am", "am"), op("pm", "pm"), op("in the morning", "am"), op("in the afternoon", "pm"),
             op("in the evening", "pm"), op("at night", "pm")))
         define("minutesBefore30", alt(r("units"), r("teens"), seq(op("twenty", "+20"), opt(r("units")))))
         define("time", alt(
@@ -523,7 +529,10 @@ enum BuiltinGrammar {
             seq(alt(r("below100"), op("a", "+1"), op("an", "+1")), r("durationUnit"), opt(op("and a half", "half"))),
             seq(r("below100"), op("and a half", "+0.5"), r("durationUnit")),
             seq(op("half", "+0.5"), alt(w("a"), w("an")), r("durationUnit")),
-            seq(w("a"), op("half", "+0.5"), r("durationUnit"))))
+            seq(w("a"), op("half", "+0.5"), r("durationUnit")),
+            // "a quarter of an hour", "three quarters of an hour"
+            seq(alt(op("a quarter of", "+0.25"), op("quarter of", "+0.25"), op("three quarters of", "+0.75")),
+                alt(w("a"), w("an")), r("durationUnit"))))
         define("duration", seq(r("durationPart"), opt(seq(opt(w("and")), r("durationPart")))))
         return rules
     }

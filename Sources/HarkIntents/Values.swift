@@ -119,10 +119,25 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     public init?(parameter: ParameterValue) {
         let parts = parameter.parts
         minutesFromNow = parts["offset"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-        day = parts["day"]
+        // A date read whole ("the day after tomorrow": "2026-12-04") is
+        // named as a day once fixed (`fixed(at:)`).
+        day = parts["day"] ?? parts["date"]
         hour = parts["hour"].flatMap { Int($0) ?? NumberWords.parse($0) }
         minute = parts["minute"].flatMap { Int($0) ?? NumberWords.parse($0) }
         var meridiem = parts["meridiem"]
+        // A clock time read whole ("half past six", "quarter to eight",
+        // "noon"): the built-in type's 24-hour "HH:MM", its hour as said
+        // unless "am" or "pm" was.
+        if let time = parts["time"] {
+            let clock = time.split(separator: ":").compactMap { Int($0) }
+            guard clock.count == 2 else { return nil }
+            hour = clock[0]
+            minute = clock[1] == 0 ? nil : clock[1]
+            let said = Set(parameter.spoken.lowercased().split { !$0.isLetter })
+            if clock[0] < 12, said.contains("am") || said.contains("morning") || said.contains("a") && said.contains("m") {
+                meridiem = "am"
+            }
+        }
         var daypart = parts["daypart"]
         if day == "tonight" {
             day = "today"
@@ -144,13 +159,38 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     /// hours" tomorrow at 12:40 am. What names a day or an hour already is
     /// returned as it is.
     public func fixed(at now: Date, in calendar: Calendar = .current) -> INDateTime {
+        if let date = day.flatMap({ Self.calendarDate($0, in: calendar) }), minutesFromNow == nil {
+            // Within the week ahead, the day's name; further, the date.
+            let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: date).day ?? -1
+            guard (0...6).contains(days) else { return self }
+            let name = days == 0 ? "today" : days == 1 ? "tomorrow" : Self.weekdays[(calendar.component(.weekday, from: date) + 6) % 7]
+            return INDateTime(day: name, hour: hour, minute: minute)
+        }
         guard let minutesFromNow else { return self }
         let when = now.addingTimeInterval(Double(minutesFromNow) * 60)
         let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: when)).day ?? 0
-        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        let day = days == 0 ? "today" : days == 1 ? "tomorrow" : names[(calendar.component(.weekday, from: when) + 6) % 7]
+        let day = days == 0 ? "today" : days == 1 ? "tomorrow" : Self.weekdays[(calendar.component(.weekday, from: when) + 6) % 7]
         let time = calendar.dateComponents([.hour, .minute], from: when)
         return INDateTime(day: day, hour: time.hour, minute: time.minute)
+    }
+
+    static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+    /// An ISO date as said: "2026-12-04" → "December 4"; nil for a named day.
+    static func spokenDate(_ text: String) -> String? {
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                      "October", "November", "December"]
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard calendarDate(text) != nil, (1...12).contains(parts[1]) else { return nil }
+        return "\(months[parts[1] - 1]) \(parts[2])"
+    }
+
+    /// A `day` that is an ISO date ("2026-12-04") as the start of that day
+    /// in the current calendar; nil for a named day.
+    static func calendarDate(_ text: String, in calendar: Calendar = .current) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10 else { return nil }
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
     }
 
     /// A part of the day: the hour it means alone, and the half of the day its hours are in.
@@ -175,7 +215,7 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             return "in \(minutesFromNow) minute\(minutesFromNow == 1 ? "" : "s")"
         }
         var words: [String] = []
-        if let day { words.append(day) }
+        if let day { words.append(Self.spokenDate(day).map { "on \($0)" } ?? day) }
         if let hour {
             let h12 = hour % 12 == 0 ? 12 : hour % 12
             let time = minute.map { String(format: "%d:%02d", h12, $0) } ?? String(h12)
@@ -199,6 +239,19 @@ public struct INWorkoutGoal: ParameterConvertible, Hashable, Codable, CustomStri
     }
 
     public init?(parameter: ParameterValue) {
+        // A duration read whole ("three quarters of an hour": "PT45M"):
+        // whole hours in hours, anything else in minutes.
+        if let duration = parameter.parts["duration"] {
+            guard let seconds = Self.seconds(ofISODuration: duration), seconds >= 60 else { return nil }
+            if seconds % 3600 == 0 {
+                goalValue = Double(seconds / 3600)
+                unit = .hour
+            } else {
+                goalValue = Double(seconds) / 60
+                unit = .minute
+            }
+            return
+        }
         let text = parameter.parts["goalValue"] ?? ""
         guard let value = Double(text) ?? NumberWords.parse(text).map(Double.init) else { return nil }
         goalValue = value
@@ -208,6 +261,27 @@ public struct INWorkoutGoal: ParameterConvertible, Hashable, Codable, CustomStri
     public var parameter: ParameterValue {
         ParameterValue(spoken: description, value: description,
                        parts: ["goalValue": String(goalValue), "workoutGoalUnitType": unit.rawValue])
+    }
+
+    /// The seconds of an ISO 8601 duration of days, hours, minutes and
+    /// seconds ("P1D", "PT1H30M"); nil for anything else.
+    static func seconds(ofISODuration text: String) -> Int? {
+        guard text.hasPrefix("P") else { return nil }
+        var total = 0, number = "", inTime = false
+        for c in text.dropFirst() {
+            if c.isNumber { number.append(c); continue }
+            if c == "T", number.isEmpty { inTime = true; continue }
+            guard let n = Int(number) else { return nil }
+            switch (c, inTime) {
+            case ("D", false): total += n * 86400
+            case ("H", true): total += n * 3600
+            case ("M", true): total += n * 60
+            case ("S", true): total += n
+            default: return nil
+            }
+            number = ""
+        }
+        return number.isEmpty && total > 0 ? total : nil
     }
 
     /// "30 minutes", "5 kilometers".

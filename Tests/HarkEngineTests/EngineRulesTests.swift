@@ -215,6 +215,48 @@ struct TypedValueTests {
         #expect(goal.description == "30 minutes")
     }
 
+    @Test("a workout goal read as a whole duration: whole hours in hours, the rest in minutes")
+    func goalFromDuration() throws {
+        func goal(_ duration: String) -> INWorkoutGoal? {
+            INWorkoutGoal(parameter: ParameterValue(spoken: "", value: "", parts: ["duration": duration]))
+        }
+        #expect(goal("PT45M")?.description == "45 minutes")
+        #expect(goal("PT1H30M")?.description == "90 minutes")
+        #expect(goal("PT2H")?.description == "2 hours")
+        #expect(goal("P1D")?.description == "24 hours")
+        // Under a minute, or not a duration: no goal.
+        #expect(goal("PT30S") == nil)
+        #expect(goal("PT") == nil)
+        #expect(goal("half an hour") == nil)
+    }
+
+    @Test("a clock time and a date read whole: am or pm as said, the date named once fixed")
+    func dateTimeReadWhole() throws {
+        func when(_ spoken: String, _ parts: [String: String]) -> INDateTime? {
+            INDateTime(parameter: ParameterValue(spoken: spoken, value: spoken, parts: parts))
+        }
+        // "half past six": an hour of 1 to 6 said alone is pm, as with the lists.
+        #expect(when("half past six", ["time": "06:30"])?.description == "at 6:30 pm")
+        #expect(when("half past six am", ["time": "06:30"])?.description == "at 6:30 am")
+        #expect(when("quarter to eight", ["time": "07:45"])?.description == "at 7:45 am")
+        #expect(when("noon", ["time": "12:00"])?.description == "at 12 pm")
+        #expect(when("seven pm", ["time": "19:00"])?.hour == 19)
+        #expect(when("at twenty past", ["time": "nonsense"]) == nil)
+
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        // Tuesday 2026-12-01 21:40 UTC.
+        let now = try #require(utc.date(from: DateComponents(year: 2026, month: 12, day: 1, hour: 21, minute: 40)))
+        let dayAfterTomorrow = try #require(when("the day after tomorrow", ["date": "2026-12-03", "time": "17:00"]))
+        #expect(dayAfterTomorrow.description == "on December 3 at 5 pm")
+        #expect(dayAfterTomorrow.fixed(at: now, in: utc).description == "thursday at 5 pm")
+        #expect(when("tomorrow", ["date": "2026-12-02"])?.fixed(at: now, in: utc).description == "tomorrow")
+        // More than a week ahead, the date stays a date.
+        let christmas = try #require(when("on december twenty fifth", ["date": "2026-12-25"]))
+        #expect(christmas.fixed(at: now, in: utc) == christmas)
+        #expect(christmas.description == "on December 25")
+    }
+
     @Test("enumerations read their spoken names", arguments: [INTaskStatus.notCompleted, .completed])
     func enums(status: INTaskStatus) {
         #expect(INTaskStatus(parameter: status.parameter) == status)

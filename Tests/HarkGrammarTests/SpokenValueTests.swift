@@ -61,6 +61,13 @@ struct SpokenValueTests {
         ("pay $0.75", "0.75 USD"),
         ("pay 25 dollars", "25 USD"),
         ("pay £4", "4 GBP"),
+        // Said the way people say round sums.
+        ("pay a grand", "1000 USD"),
+        ("pay two grand", "2000 USD"),
+        ("pay a fiver", "5 USD"),
+        ("pay a tenner", "10 USD"),
+        ("pay a couple of bucks", "2 USD"),
+        ("pay a couple of euros", "2 EUR"),
     ])
     func currency(text: String, expected: String) throws {
         let result = try value(text, slot: "amount")
@@ -133,6 +140,8 @@ struct SpokenValueTests {
         ("wake me at twelve a m", "00:00"),
         ("wake me at twelve thirty p m", "12:30"),
         ("wake me at 8:30pm", "20:30"),
+        ("wake me at half past six am", "06:30"),
+        ("wake me at seven pm", "19:00"),
         ("wake me at 8 a.m.", "08:00"),
         ("wake me at 8am", "08:00"),
         ("wake me at 14:05", "14:05"),
@@ -186,6 +195,8 @@ struct SpokenValueTests {
         ("set a timer for two days", "P2D"),
         ("set a timer for a week", "P7D"),
         ("set a timer for 20 minutes", "PT20M"),
+        ("set a timer for a quarter of an hour", "PT15M"),
+        ("set a timer for three quarters of an hour", "PT45M"),
     ])
     func durations(text: String, expected: String) throws {
         let result = try value(text, slot: "length")
