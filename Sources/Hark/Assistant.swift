@@ -207,7 +207,68 @@ public actor Assistant {
     /// the one addressed; another app named in free text that goes to a
     /// named app stays ("remind me to open MonkeyChat in TasksNotes").
     private func requestParses(of text: String) -> [Parse] {
+        let parses = requestParsesAsWritten(of: text)
+        guard parses.isEmpty else { return parses }
+        // Said as a dialect or a politer form says it: read in the words
+        // the grammars have, when as written it reads as nothing.
+        for plain in Self.plainForms(of: text) {
+            let parses = requestParsesAsWritten(of: plain)
+            if !parses.isEmpty { return parses }
+        }
+        return []
+    }
+
+    /// `text` in plainer words, each way it may be: "me" before what is the
+    /// person's own as "my" ("cancel me lift", "carry on with me workout"),
+    /// "there" as a filler before where the request goes dropped ("open up
+    /// me shopping note there in MonkeyNotes"), and a verb after "would you
+    /// mind" in its plain form ("would you mind sending" → "would you mind
+    /// send", as the grammars' polite openings have it; "sending" may be
+    /// "send" or "sende", "getting" "gett" or "get": the one the grammar
+    /// reads is taken). Empty when nothing changes.
+    static func plainForms(of text: String) -> [String] {
+        let words = text.split(separator: " ").map(String.init)
+        let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        var plain: [String] = [], gerund: Int?
+        for (index, word) in words.enumerated() {
+            let next = index + 1 < words.count ? bare[index + 1] : nil
+            let endsClause = word.last?.isPunctuation ?? false
+            if index > 0, !endsClause, let next, bare[index] == "me", !notOwned.contains(next) {
+                plain.append("my")
+            } else if index > 0, !endsClause, let next, bare[index] == "there", ["on", "in", "with", "using"].contains(next) {
+                continue
+            } else {
+                if gerund == nil, bare[index].hasSuffix("ing"), bare[index].count > 5,
+                   bare[..<index].suffix(2).contains("mind"), index >= 1, ["mind", "just"].contains(bare[index - 1]) {
+                    gerund = plain.count
+                }
+                plain.append(word)
+            }
+        }
+        guard let gerund else { return plain == words ? [] : [plain.joined(separator: " ")] }
+        let stem = String(plain[gerund].lowercased().trimmingCharacters(in: .punctuationCharacters).dropLast(3))
+        var stems = [stem, stem + "e"]
+        if let last = stem.last, stem.count > 2, stem.dropLast().last == last { stems.append(String(stem.dropLast())) }
+        return stems.map { base in
+            var form = plain
+            form[gerund] = base
+            return form.joined(separator: " ")
+        }
+    }
+
+    /// Words after "me" that show it is the person spoken of, not the
+    /// person's own: "send me a ride", "remind me to", "tell me how", "get me home".
+    private static let notOwned: Set<String> = [
+        "to", "a", "an", "the", "up", "in", "on", "at", "for", "with", "from", "know", "some", "my", "your", "his",
+        "her", "their", "our", "how", "what", "when", "where", "whether", "if", "that", "this", "these", "those",
+        "about", "back", "through", "out", "off", "down", "again", "please", "now", "and", "or", "so", "one", "any",
+        "anything", "something", "home", "there", "here", "today", "tomorrow", "tonight", "all", "every", "each",
+        "more", "less", "by", "into", "onto", "over", "after", "before", "as", "too", "first", "last", "next",
+    ]
+
+    private func requestParsesAsWritten(of text: String) -> [Parse] {
         let whole = wholeRequestParses(of: text)
+        if let best = whole.first, let shorter = withoutAfterthought(best, in: text) { return shorter }
         guard whole.isEmpty else { return whole }
         // The rest is for typed text around a request, which must name its
         // app: a bare command next to a remark is more likely the remark's
@@ -253,6 +314,56 @@ public actor Assistant {
         }
         return []
     }
+
+    /// The readings of `text` without a clause said after the request and
+    /// taken into its free text — "pay Bobo 40 bucks for the groceries, I
+    /// promised him yesterday", "what rides go to the airport, I've got a
+    /// flight at nine", "make a note saying 4719, just so I don't lose it" —
+    /// when the words before that clause are the same request. The clause
+    /// must open as a remark does (a person saying something of themselves
+    /// or others, a reason, thanks); a message's words are all the message
+    /// ("tell Bobo I'm late, I'll be there soon"), and a note's lose only a
+    /// reason given for taking it. Nil when there is no such clause.
+    private func withoutAfterthought(_ best: Parse, in text: String) -> [Parse]? {
+        let free = freeTextSlots(of: best)
+        guard !free.isEmpty else { return nil }
+        let dictated = (textSlots[IntentKey(app: best.app, intent: best.intent)] ?? []).filter { $0 == "content" }
+        let isMessage = best.intent == "INSendMessageIntent"
+        for cut in Self.clauseBreaks(in: text).reversed() {
+            let tail = TextParser.tokenize(String(text[cut.upperBound...]))
+            guard let slot = free.first(where: { TextParser.tokenize($0.raw).endsWithRun(tail) }) else { continue }
+            let isDictated = dictated.contains(slot.name)
+            if isDictated && isMessage { return nil }
+            guard Self.opensAReason(tail) || (!isDictated && Self.opensARemark(tail)) else { continue }
+            let head = wholeRequestParses(of: String(text[..<cut.lowerBound]))
+            if let first = head.first, first.app == best.app, first.intent == best.intent { return head }
+        }
+        return nil
+    }
+
+    /// Whether words open a reason given for a request: "just so I don't
+    /// lose it", "because he's waiting", "in case I forget".
+    static func opensAReason(_ words: [String]) -> Bool {
+        reasonOpenings.contains { words.starts(with: $0) }
+    }
+
+    /// Whether words open a remark of the person's own after a request: "I
+    /// promised him yesterday", "she's waiting", "thanks a lot", "if that's okay".
+    static func opensARemark(_ words: [String]) -> Bool {
+        guard let first = words.first else { return false }
+        return remarkOpeners.contains(first) || opensAReason(words)
+            || [["if", "that's"], ["if", "you"], ["if", "possible"], ["thank", "you"]].contains { words.starts(with: $0) }
+    }
+
+    private static let reasonOpenings: [[String]] = [
+        ["just", "so"], ["so", "that"], ["so", "i"], ["so", "we"], ["so", "he"], ["so", "she"], ["so", "they"],
+        ["in", "case"], ["because"], ["cause"], ["'cause"], ["coz"], ["since", "i"], ["as", "i"],
+    ]
+
+    private static let remarkOpeners: Set<String> = [
+        "i", "i'm", "i've", "i'll", "i'd", "he", "he's", "she", "she's", "they", "they're", "we", "we're", "we've",
+        "it's", "that's", "there's", "you're", "thanks", "cheers", "ta",
+    ]
 
     /// Where typed text breaks into clauses or sentences, in order: each
     /// comma, semicolon, question or exclamation mark, and a full stop
@@ -434,6 +545,14 @@ public actor Assistant {
             // is a song.
             if namesNoApp, givesUnlistedValue(parse) { return false }
             let names = namesNoApp ? appNames.spoken.values.flatMap { $0 } : appNames.spoken[parse.app] ?? []
+            // Free text that ends in the word that would carry the app's
+            // name, the name right after it: "tell Bobo on MonkeyChat" is no
+            // message saying "on" to a MonkeyChat named bare at the end.
+            let carriesTheName = zip(parse.slots, parse.slots.dropFirst()).contains { slot, next in
+                slot.isFreeText && next.name == Catalog.appSlot
+                    && Self.channels.contains(slot.raw.split(separator: " ").last.map(String.init) ?? "")
+            }
+            if carriesTheName { return false }
             return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)
                 return names.contains { words.containsRun($0) }
@@ -559,13 +678,14 @@ public actor Assistant {
     private static let takeBacks = retractions.subtracting([["cancel", "that"]])
 
     private static let selfCorrections: [[String]] = [
-        ["no", "wait"], ["wait", "no"], ["actually", "no"], ["no", "actually"], ["scratch", "that"], ["sorry", "i", "mean"],
+        ["no", "wait"], ["wait", "no"], ["actually", "no"], ["no", "actually"], ["scratch", "that"], ["scrap", "that"], ["sorry", "i", "mean"],
         ["no", "i", "mean"], ["i", "mean", "no"],
     ]
 
     private static let correctionWords: Set<String> = ["no", "wait", "actually", "hold", "on", "sorry", "oh"]
     private static let retractions: Set<[String]> = [
-        ["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["scratch", "that"], ["cancel", "that"],
+        ["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["forget", "about", "it"], ["scratch", "that"],
+        ["scrap", "that"], ["scrap", "it"], ["cancel", "that"],
     ]
 
     private static let pointingWords: Set<String> = [

@@ -47,7 +47,9 @@ public struct Parse: Sendable, Equatable {
 public struct TextParser: Sendable {
     public let graph: IntentGraph
     /// Words that may be dropped anywhere at a small cost.
-    public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so", "please", "like"]
+    public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so", "please", "like",
+                                       // typed in a chat box: "ngl can u pull up my msgs rn", "... for pizza lol"
+                                       "ngl", "tbh", "lol", "lmao", "lowkey", "fr", "rn", "literally", "bro"]
     /// Phrases that may open a request and are ignored.
     public var wakePhrases: [[String]] = TextParser.standardWakePhrases
     /// What people say before a request out of habit ("Hey Siri, send a

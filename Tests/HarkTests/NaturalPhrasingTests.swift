@@ -470,6 +470,103 @@ struct NaturalPhrasingTests {
         }
     }
 
+    @Test("the twentieth batch (regional English, numbers and times said every way, afterthoughts): coverage and no false actions")
+    func twentiethBatch() async throws {
+        let report = try await typedReport(["requests-20.jsonl"], atLeast: 85)
+        // As written (2026-12-02, before any change for it): 31 of 60 read
+        // right (51.7%), 40 the right app and intent (66.7%), 1 of 25 for
+        // nobody acted on ("…, hang on, scrap that, I'll drive myself").
+        // Labels then put in the other batches' form (List-o-Mat's
+        // "shopping list" is its Grocery list, "the braai" as said, no
+        // item type where the list's own name says "list"): 33 of 60 (55.0%).
+        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("the twentieth batch's forms: times, dates, amounts and goals said every way, a bare app name last, afterthoughts, dialect")
+    func twentiethBatchForms() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // Times and dates read whole (typed): the task's words end before them.
+            ("Remind me to ring the vet at half past six with MonkeyTodo", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "ring the vet", "temporalEventTrigger": "half past six"]),
+            ("In TasksNotes remind me the day after tomorrow to renew my passport", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "renew my passport", "temporalEventTrigger": "the day after tomorrow"]),
+            ("Using MonkeyTodo, remind me next Tuesday evening to put the bins out", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "put the bins out", "temporalEventTrigger": "next tuesday evening"]),
+            // Round sums, tips and goals.
+            ("Move a grand from checking to savings in MonkeyPay", "MonkeyPay", "INTransferMoneyIntent",
+             ["transactionAmount": "1000 USD", "fromAccount": "Checking", "toAccount": "Savings"]),
+            ("Send Little Bobo a couple of bucks with UnicornPay", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Little Bobo", "currencyAmount": "2 USD"]),
+            ("On MonkeyRide, three stars for that ride and tip him a fiver", "MonkeyRide", "INSendRideFeedbackIntent",
+             ["rating": "3", "tip": "5 USD"]),
+            ("In MonkeyFit, do a Bananarific for three quarters of an hour", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Bananarific", "goal": "three quarters of an hour"]),
+            ("Start an outdoor run of five k with MonkeyFit", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Run", "workoutLocationType": "outdoor", "goal": "five k"]),
+            ("MonkeyFit Bananarific 30 minutes", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Bananarific", "goal": "thirty minutes"]),
+            // The app's bare name last, typed.
+            ("call Bobo MonkeyChat", "MonkeyChat", "INStartAudioCallIntent", ["contacts": "Bobo"]),
+            // A remark or a reason after the request is not its free text.
+            ("Pay Little Bobo 40 bucks on MonkeyPay for the groceries, I promised him yesterday", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Little Bobo", "currencyAmount": "forty bucks", "note": "the groceries"]),
+            ("What rides does MonkeyRide have to the airport, I've got a flight at nine", "MonkeyRide", "INListRideOptionsIntent",
+             ["dropOffLocation": "the airport"]),
+            ("Create a note called gate code in MonkeyNotes saying four seven one nine, just so I don't lose it", "TasksNotes",
+             "INCreateNoteIntent", ["title": "gate code", "content": "four seven one nine"]),
+            // ... but a message's second clause is the message's, and a note keeps what is no reason.
+            ("Tell Bobo on MonkeyChat I'm running late, I'll be there soon", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I'm running late, I'll be there soon"]),
+            ("create a note saying buy milk, I need it for the cake in MonkeyNotes", "TasksNotes", "INCreateNoteIntent",
+             ["content": "buy milk, I need it for the cake"]),
+            // Regional English and a politer verb form.
+            ("Cancel me lift on MonkeyRide, I'm after getting a lift off me brother", "MonkeyRide", "INCancelRideIntent", [:]),
+            ("Carry on with me workout there on MonkeyFit", "MonkeyFit", "INResumeWorkoutIntent", [:]),
+            ("MonkeyChat, kindly put me through to Bobo the Great on video", "MonkeyChat", "INStartVideoCallIntent", ["contacts": "Bobo the Great"]),
+            ("Where has my MonkeyRide driver reached?", "MonkeyRide", "INGetRideStatusIntent", [:]),
+            ("MonkeyRide, please arrange one taxi for me to the railway station", "MonkeyRide", "INRequestRideIntent",
+             ["dropOffLocation": "the Railway Station"]),
+            ("Get a Monkey Pool for the four of us to the stadium with MonkeyRide", "MonkeyRide", "INRequestRideIntent",
+             ["rideOptionName": "monkey-pool", "partySize": "4", "dropOffLocation": "the stadium"]),
+            ("Would you mind sending Little Bobo five dollars with UnicornPay?", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Little Bobo", "currencyAmount": "five dollars"]),
+        ], by: assistant)
+        // Taken back: "scrap that".
+        #expect(await assistant.reading(of: "Book a ride to the airport with MonkeyRide... hang on, scrap that, I'll drive myself") == .notUnderstood)
+        // Plainer forms are tried only when the words as written read as nothing.
+        #expect(Assistant.plainForms(of: "Cancel me lift on MonkeyRide") == ["Cancel my lift on MonkeyRide"])
+        #expect(Assistant.plainForms(of: "send me a ride, would you mind getting it") == [
+            "send me a ride, would you mind gett it", "send me a ride, would you mind gette it", "send me a ride, would you mind get it"])
+        #expect(Assistant.plainForms(of: "get me home there on MonkeyRide") == ["get me home on MonkeyRide"])
+        #expect(Assistant.plainForms(of: "tell me about it").isEmpty)
+    }
+
+    @Test("the twenty-first batch (slang, formal, other assistants' habits): coverage and no false actions")
+    func twentyFirstBatch() async throws {
+        let report = try await typedReport(["requests-21.jsonl"], atLeast: 85)
+        // As written (2026-12-02, after the twentieth batch's changes, before
+        // any for it): 35 of 60 read right (58.3%), 38 the right app and
+        // intent (63.3%), 0 of 25 for nobody acted on.
+        #expect(report.coverage >= 0.65, "coverage \(report.coverage)\n\(report.markdown)")
+        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+    }
+
+    @Test("the twenty-first batch's forms: formal openings, 'by way of', chat fillers, 'saying that'")
+    func twentyFirstBatchForms() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("I would be obliged if you would commence a Coconut Crunch workout of twenty minutes in MonkeyFit.", "MonkeyFit",
+             "INStartWorkoutIntent", ["workoutName": "Coconut Crunch", "goal": "twenty minutes"]),
+            ("Pray resume my exercise session in MonkeyFit", "MonkeyFit", "INResumeWorkoutIntent", [:]),
+            ("In MonkeyNotes, I should like to append two pints of milk to my shopping note.", "TasksNotes", "INAppendToNoteIntent",
+             ["content": "two pints of milk", "targetNote": "Shopping"]),
+            ("Would you be so kind as to send a message to Bobo the Great by way of MonkeyChat, saying that I shall arrive at half past four.",
+             "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo the Great", "content": "I shall arrive at half past four"]),
+            ("yo monkeyride get me to the mall rn", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "the mall"]),
+        ], by: assistant)
+    }
+
     @Test("hesitations around free text are not its words; a typed 'in Evernote,' opening a note sends it elsewhere")
     func hesitationsAndOtherAppsTyped() async throws {
         let assistant = try makeAssistant(recognizer: false)
