@@ -45,6 +45,16 @@ private func typedReport(_ files: [String], atLeast count: Int) async throws -> 
     return TypedBench.run(requests, readings: readings)
 }
 
+/// A batch's report meets its floors: at least `coverage` of its requests
+/// read exactly right, at most `falseActions` of its sentences for nobody
+/// acted on; the report's table is printed with any miss.
+private func expectBatch(_ report: TypedBench.Report, coverage: Double, falseActions: Double = 0,
+                         sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(report.coverage >= coverage, "coverage \(report.coverage)\n\(report.markdown)", sourceLocation: sourceLocation)
+    #expect(report.falseActionRate <= falseActions, "false actions \(report.falseActionRate)\n\(report.markdown)",
+            sourceLocation: sourceLocation)
+}
+
 /// (app, intent, example) for every example phrase the sample apps ship.
 private func shippedExamples() throws -> [(app: String, intent: String, text: String)] {
     let catalog = try Catalog.load(appsDirectory: Repo.models + "/apps", domainsDirectory: Repo.models + "/domains")
@@ -115,8 +125,7 @@ struct NaturalPhrasingTests {
     @Test("the development set: most natural requests are read exactly right and sentences meant for nobody stay not understood")
     func developmentSet() async throws {
         let report = try await typedReport(["requests.jsonl", "requests-2.jsonl"], atLeast: 400)
-        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.9, falseActions: 0.05)
     }
 
     @Test("the third development batch (many voices: wordy, slangy, non-native): what is read stays read, and nothing is done for sentences meant for nobody")
@@ -129,8 +138,7 @@ struct NaturalPhrasingTests {
         // 2026-11-28: 89.7% ("I wonder if Bobo the Great got back to me",
         // "read out whatever Bobo Jr. sent me", "I won't need that MonkeyRide
         // after all", "tell me whether my MonkeyRide car is nearly here", ...).
-        #expect(report.coverage >= 0.88, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate <= 0.05, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.88, falseActions: 0.05)
     }
 
     @Test("the fourth development batch (mostly sentences meant for nobody, near misses among them): none is acted on")
@@ -139,8 +147,7 @@ struct NaturalPhrasingTests {
         // As written (2026-11-26): 64.2% of 53 requests read right, 1 of 120
         // sentences meant for nobody acted on ("I finished my run this
         // morning, ten kilometers" marked a task done).
-        #expect(report.coverage >= 0.6, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.6)
     }
 
     @Test("the fifth development batch: messages through apps that are not installed are not MonkeyChat messages; short messages opening the same way still are")
@@ -150,8 +157,7 @@ struct NaturalPhrasingTests {
         // sent as MonkeyChat messages ("on messenger", "via signal"); with
         // the app named alone as where it goes, 2 ("over viber", "voice note
         // on telegram"), and the 15 messages read as before (14).
-        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate <= 0.14, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.9, falseActions: 0.14)
     }
 
     @Test("the sixth batch (held out until measured): requests read right, and nothing meant for nobody is acted on")
@@ -160,8 +166,7 @@ struct NaturalPhrasingTests {
         // As written (2026-11-27), never looked at before: 40 of 45 read
         // right (88.9%), 0 of 25 sentences for nobody acted on; its five
         // misses then had general forms added (appNamedAsPeopleDo): 45 of 45.
-        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.97)
     }
 
     @Test("the seventh batch (held out until measured): requests read right, and nothing meant for nobody is acted on")
@@ -173,8 +178,7 @@ struct NaturalPhrasingTests {
         // takes it as a note too). Its misses then had general forms added
         // ("kick off", "hold my run for a sec", "is my driver close", "we're
         // out of milk, add it to ...", "my ListOMat grocery list", ...).
-        #expect(report.coverage >= 0.95, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.95)
     }
 
     @Test("the eighth batch (held out until measured, after the seventh's changes): requests read right, nothing meant for nobody acted on")
@@ -186,8 +190,7 @@ struct NaturalPhrasingTests {
         // general forms added ("show me what Little Bobo sent", "flag Bobo's
         // last message", "who did I miss a call from", "I need eggs on the
         // grocery list", "rate my last MonkeyRide").
-        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.97)
     }
 
     @Test("the ninth batch (held out until measured, after the eighth's changes): requests read right, nothing meant for nobody acted on")
@@ -198,8 +201,7 @@ struct NaturalPhrasingTests {
         // (the place list reads it "the station"); "get me started on a
         // Bananarific workout" and "rate my MonkeyRide driver four stars"
         // then had general forms added.
-        #expect(report.coverage >= 0.98, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.98)
     }
 
     @Test("the tenth batch, messier on purpose (held out until measured): requests read right, nothing meant for nobody acted on")
@@ -212,8 +214,7 @@ struct NaturalPhrasingTests {
         // going", "I'm all done with my run", "show the cashier my code",
         // "MonkeyRide to downtown", "never mind the ride", "five stars for my
         // driver", "add ... to MonkeyTodo", "ListOMat new list ...".
-        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.97)
     }
 
     @Test("the eleventh batch, terse and roundabout (held out until measured): requests read right, nothing meant for nobody acted on")
@@ -229,8 +230,7 @@ struct NaturalPhrasingTests {
         // hardware store list have anything on it". "Grocery list in
         // ListOMat: add coffee" stays a miss: heard, free text at the end of
         // that form took an out-of-grammar clip for a task.
-        #expect(report.coverage >= 0.97, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.97)
     }
 
     @Test("the twelfth batch (held out until measured): requests read right, nothing meant for nobody acted on")
@@ -238,8 +238,7 @@ struct NaturalPhrasingTests {
         let report = try await typedReport(["requests-12.jsonl"], atLeast: 80)
         // As written (2026-11-28): 45 of 55 read right (81.8%), 1 of 25 for
         // nobody acted on ("Kiki owes me like thirty bucks").
-        #expect(report.coverage >= 0.92, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.92)
     }
 
     @Test("the thirteenth batch (held out until measured): requests read right, nothing meant for nobody acted on")
@@ -253,8 +252,7 @@ struct NaturalPhrasingTests {
         // savings", "there's 4 of us", "how much would it be to get from
         // home to the mall", "tip him 3 dollars", "jot this down", "for
         // Saturday morning".
-        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.9)
     }
 
     @Test("the fourteenth batch (held out until measured): requests read right, nothing meant for nobody acted on")
@@ -262,8 +260,7 @@ struct NaturalPhrasingTests {
         let report = try await typedReport(["requests-14.jsonl"], atLeast: 85)
         // As written (2026-12-01, labels corrected for form only): 37 of 60
         // read right (61.7%), 0 of 25 for nobody acted on.
-        #expect(report.coverage >= 0.85, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.85)
     }
 
     @Test("the fifteenth batch (held out until measured): requests read right, nothing meant for nobody acted on")
@@ -272,8 +269,7 @@ struct NaturalPhrasingTests {
         // As written (2026-12-01, labels corrected for form only): 43 of 60
         // read right (71.7%), 1 of 25 for nobody acted on ("remind me to,
         // no wait, never mind" asked "Which app?").
-        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.9)
     }
 
     @Test("the fifteenth batch's forms: the app's name as a payment's verb keeps what it is for, a ride that picks up and takes, a time from now first, a note named that no list has")
@@ -315,8 +311,7 @@ struct NaturalPhrasingTests {
         let report = try await typedReport(["requests-16.jsonl"], atLeast: 70)
         // As written (2026-12-02, labels corrected for form only): 32 of 60
         // read right (53.3%), none of the 25 for nobody acted on.
-        #expect(report.coverage >= 0.7, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.7)
     }
 
     @Test("the sixteenth batch's forms: a message with no verb, 'ring … for me', 'what are my unread ones', 'flag everything from', a ride 'going to', the app's name alone at the end of a typed request")
@@ -354,8 +349,7 @@ struct NaturalPhrasingTests {
         // As written (2026-12-02, labels corrected for form only): 21 of 60
         // read right (35.0%), 2 of 25 for nobody acted on (a payment and a
         // workout the person took back).
-        #expect(report.coverage >= 0.7, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.7)
     }
 
     @Test("the seventeenth batch's forms: terse requests, a request beside a clause and wrapped in words, a task's words that name a list, and a request corrected or taken back")
@@ -405,8 +399,7 @@ struct NaturalPhrasingTests {
         // labels corrected for form only): 38 of 60 read right (63.3%; 41,
         // 68.3%, with "$45" and "forty five dollars" compared as the same
         // amount), 0 of 25 for nobody acted on.
-        #expect(report.coverage >= 0.85, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.85)
     }
 
     @Test("the eighteenth batch's forms: chat shorthand, a place said with a restart, 'asap', 'tell him' opening a message, typed amounts")
@@ -440,8 +433,7 @@ struct NaturalPhrasingTests {
         // nobody acted on (both taken back in a later clause). Labels then
         // put in the form the other batches use ("grocery list" → "Grocery",
         // "shopping note" → "shopping"): 38 of 60 (63.3%).
-        #expect(report.coverage >= 0.66, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.66)
     }
 
     @Test("the nineteenth batch's forms: a request taken back in a later clause, 'what kind of rides can MonkeyRide get me', 'has Bobo sent me anything', missed calls from someone, 'letting Bobo know'")
@@ -479,8 +471,7 @@ struct NaturalPhrasingTests {
         // Labels then put in the other batches' form (List-o-Mat's
         // "shopping list" is its Grocery list, "the braai" as said, no
         // item type where the list's own name says "list"): 33 of 60 (55.0%).
-        #expect(report.coverage >= 0.9, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.9)
     }
 
     @Test("the twentieth batch's forms: times, dates, amounts and goals said every way, a bare app name last, afterthoughts, dialect")
@@ -548,8 +539,7 @@ struct NaturalPhrasingTests {
         // As written (2026-12-02, after the twentieth batch's changes, before
         // any for it): 35 of 60 read right (58.3%), 38 the right app and
         // intent (63.3%), 0 of 25 for nobody acted on.
-        #expect(report.coverage >= 0.73, "coverage \(report.coverage)\n\(report.markdown)")
-        #expect(report.falseActionRate == 0, "false actions \(report.falseActionRate)\n\(report.markdown)")
+        expectBatch(report, coverage: 0.73)
     }
 
     @Test("the twenty-first batch's forms: formal openings, 'by way of', chat fillers, 'saying that', 'pull up', 'all of the messages'")
