@@ -327,12 +327,12 @@ public actor Assistant {
     private func withoutAfterthought(_ best: Parse, in text: String) -> [Parse]? {
         let free = freeTextSlots(of: best)
         guard !free.isEmpty else { return nil }
-        let dictated = (textSlots[IntentKey(app: best.app, intent: best.intent)] ?? []).filter { $0 == "content" }
         let isMessage = best.intent == "INSendMessageIntent"
         for cut in Self.clauseBreaks(in: text).reversed() {
             let tail = TextParser.tokenize(String(text[cut.upperBound...]))
             guard let slot = free.first(where: { TextParser.tokenize($0.raw).endsWithRun(tail) }) else { continue }
-            let isDictated = dictated.contains(slot.name)
+            // A message's or a note's dictated words (`content`, always free text).
+            let isDictated = slot.name == "content"
             if isDictated && isMessage { return nil }
             guard Self.opensAReason(tail) || (!isDictated && Self.opensARemark(tail)) else { continue }
             let head = wholeRequestParses(of: String(text[..<cut.lowerBound]))

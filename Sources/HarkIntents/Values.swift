@@ -163,18 +163,20 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             // Within the week ahead, the day's name; further, the date.
             let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: date).day ?? -1
             guard (0...6).contains(days) else { return self }
-            let name = days == 0 ? "today" : days == 1 ? "tomorrow" : Self.weekdays[(calendar.component(.weekday, from: date) + 6) % 7]
-            return INDateTime(day: name, hour: hour, minute: minute)
+            return INDateTime(day: Self.dayName(of: date, daysAhead: days, in: calendar), hour: hour, minute: minute)
         }
         guard let minutesFromNow else { return self }
         let when = now.addingTimeInterval(Double(minutesFromNow) * 60)
         let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: when)).day ?? 0
-        let day = days == 0 ? "today" : days == 1 ? "tomorrow" : Self.weekdays[(calendar.component(.weekday, from: when) + 6) % 7]
         let time = calendar.dateComponents([.hour, .minute], from: when)
-        return INDateTime(day: day, hour: time.hour, minute: time.minute)
+        return INDateTime(day: Self.dayName(of: when, daysAhead: days, in: calendar), hour: time.hour, minute: time.minute)
     }
 
-    static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+    /// `date`, `daysAhead` days from today, as a `day`: "today", "tomorrow", else its weekday.
+    private static func dayName(of date: Date, daysAhead: Int, in calendar: Calendar) -> String {
+        let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        return daysAhead == 0 ? "today" : daysAhead == 1 ? "tomorrow" : weekdays[(calendar.component(.weekday, from: date) + 6) % 7]
+    }
 
     /// An ISO date as said: "2026-12-04" → "December 4"; nil for a named day.
     static func spokenDate(_ text: String) -> String? {
