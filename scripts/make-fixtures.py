@@ -152,6 +152,16 @@ OUT_OF_GRAMMAR = [
 # message is read back, and "Yes, send it." sends it.
 DEMO_ANSWERS = [("flite-rms", "answer-yes-send-it", "Yes, send it.")]
 
+# Sentences meant for no app that the grammar search reads as a request
+# whose carrier was never said (not in the manifest; CLITests'
+# forcedReadings): a request to an app that is not installed, a question
+# about one, a remark (docs/recognition.md, "Forced readings").
+FORCED_READINGS = [
+    ("espeak-us", "forced-venmo", "Send twenty dollars to Bobo on Venmo"),
+    ("flite-rms", "forced-spotify", "OK Google, play some lo-fi beats on Spotify"),
+    ("flite-rms", "forced-news", "And that's the news at six, now over to Sarah with the weather"),
+]
+
 
 def synthesise(voice, text, path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -264,7 +274,7 @@ def main():
         sys.exit(1 if problems else 0)
     for line in lines:
         synthesise(line["voice"], line["text"], os.path.join(ROOT, line["audio"]))
-    for voice, name, text in DEMO_ANSWERS:
+    for voice, name, text in DEMO_ANSWERS + FORCED_READINGS:
         synthesise(voice, text, os.path.join(ROOT, voice, name + ".wav"))
     write_manifest(os.path.join(ROOT, "manifest.jsonl"), lines)
     print(f"wrote {len(lines)} fixtures to {os.path.normpath(ROOT)}", file=sys.stderr)

@@ -74,6 +74,9 @@ struct AssistantOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reject a request whose app's name is heard with a pause longer than this inside it, in seconds ('monkey … ride'), or 'off'.", valueName: "seconds"))
     var maxPauseInAppName: String = String(DecoderOptions.defaultMaximumPauseInAppName)
 
+    @Flag(help: "Keep a reading forced onto speech it does not fit: a carrier squeezed to its shortest before free text, or most of the grammar's words unlike the audio (rejected by default when --min-confidence is above 0).")
+    var keepForcedReadings = false
+
     @Option(help: ArgumentHelp("While listening, free text at the end of a sentence reads as finished (ended after --free-text-end-silence) when the dictation's language model gives the sentence's end after its last two words at least this probability (0...1; 1 never).", valueName: "probability"))
     var freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability
 
@@ -155,7 +158,8 @@ extension AssistantOptions {
                        minimumUnnamedConfidence: minUnnamedConfidence,
                        minimumNamedFreeTextConfidence: minNamedFreeTextConfidence,
                        maximumPauseInAppName: maxPauseInAppName == "off" ? nil : Double(maxPauseInAppName),
-                       freeTextEndProbability: freeTextEndProbability)
+                       freeTextEndProbability: freeTextEndProbability,
+                       rejectsForcedReadings: !keepForcedReadings)
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

@@ -72,9 +72,10 @@ struct CLITests {
         let low = try #require(turn["confidence"] as? Double)
         #expect(low > 0 && low < DecoderOptions.defaultMinimumFreeTextConfidence, "\(low)")
         // The general floor on its own (the free-text and unnamed floors
-        // off): it rejects the reading when set above its confidence, and
-        // keeps it when set below.
-        let others = ["--min-free-text-confidence", "0", "--min-unnamed-confidence", "0"]
+        // and the forced-reading rule off: its words are mostly unlike the
+        // audio too): it rejects the reading when set above its
+        // confidence, and keeps it when set below.
+        let others = ["--min-free-text-confidence", "0", "--min-unnamed-confidence", "0", "--keep-forced-readings"]
         let kept = try replay(others + ["--min-confidence", "0"])
         #expect(kept["code"] as? String != "notUnderstood", "\(kept)")
         #expect(kept["confidence"] as? Double == low)
@@ -247,6 +248,40 @@ struct CLITests {
         #expect(kept["intent"] as? String == "INSearchForAccountsIntent", "\(kept)")
         #expect(try pause(in: kept, between: "monkey", and: "pay") > 0.3)
         #expect(try runHark(["replay", path, "--max-pause-in-app-name", "soon"]).err.contains("--max-pause-in-app-name takes seconds"))
+    }
+
+    @Test("a sentence for no app forced onto a request is rejected: a squeezed carrier, or a reading mostly unlike the speech")
+    func forcedReadings() throws {
+        func turn(_ name: String, _ options: [String] = []) throws -> [String: Any] {
+            try Self.replayed(Repo.fixtures.appendingPathComponent(name).path, options)
+        }
+        func words(_ turn: [String: Any]) throws -> [[String: Any]] { try #require(turn["words"] as? [[String: Any]]) }
+        func seconds(_ w: [String: Any]) -> Double { (w["end"] as? Double ?? 0) - (w["start"] as? Double ?? 0) }
+        // "Send twenty dollars to Bobo on Venmo", "OK Google, play some lo-fi
+        // beats on Spotify": with the check off, a payment with a note and
+        // a task, their carrier ("for", "add") squeezed into 0.06 s.
+        for (clip, intent, carrier) in [("espeak-us/forced-venmo.wav", "INSendPaymentIntent", "for"),
+                                        ("flite-rms/forced-spotify.wav", "INAddTasksIntent", "add")] {
+            #expect(try turn(clip)["code"] as? String == "notUnderstood", "\(clip)")
+            let kept = try turn(clip, ["--keep-forced-readings"])
+            #expect(kept["intent"] as? String == intent, "\(kept)")
+            let heard = try words(kept)
+            let at = try #require(heard.firstIndex { $0["word"] as? String == carrier && $0["free_text"] as? Bool == false }, "\(heard)")
+            #expect(at + 1 < heard.count && heard[at + 1]["free_text"] as? Bool == true)
+            #expect(seconds(heard[at]) <= 0.07 + 1e-9)
+            #expect(try #require(heard[at]["confidence"] as? Double) < ForcedReading.squeezedCarrierConfidence)
+        }
+        // "And that's the news at six, now over to Sarah with the weather":
+        // "end that swinging session and save it through monkey fit", most
+        // of its words unlike the speech.
+        #expect(try turn("flite-rms/forced-news.wav")["code"] as? String == "notUnderstood")
+        let news = try turn("flite-rms/forced-news.wav", ["--keep-forced-readings"])
+        #expect(news["intent"] as? String == "INEndWorkoutIntent", "\(news)")
+        let grammar = try words(news).filter { $0["free_text"] as? Bool == false }
+        let unlike = grammar.filter { ($0["confidence"] as? Double ?? 1) < ForcedReading.unlikeConfidence }
+        #expect(Double(unlike.count) > ForcedReading.unlikeShare * Double(grammar.count))
+        // A request said plainly is kept.
+        #expect(try turn("flite-slt/monkeychat-send-bobo-bananas.wav")["intent"] as? String == "INSendMessageIntent")
     }
 
     @Test("replay - reads one turn of raw PCM from standard input, and reports word times")
