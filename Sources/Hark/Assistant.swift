@@ -207,6 +207,12 @@ public actor Assistant {
     /// the one addressed; another app named in free text that goes to a
     /// named app stays ("remind me to open MonkeyChat in TasksNotes").
     private func requestParses(of text: String) -> [Parse] {
+        // "Alexa, add eggs to my shopping list" is said to another
+        // assistant; "Alexa, ask MonkeyChat to ..." is said to an app here,
+        // out of habit.
+        let words = TextParser.tokenize(text)
+        if TextParser.otherAssistantsWakePhrases.contains(where: { words.starts(with: $0) }),
+           namedApps(in: words).isEmpty { return [] }
         let parses = requestParsesAsWritten(of: text)
         guard parses.isEmpty else { return parses }
         // Said as a dialect or a politer form says it: read in the words

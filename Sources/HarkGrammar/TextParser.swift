@@ -50,11 +50,17 @@ public struct TextParser: Sendable {
     public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so", "please", "like",
                                        // typed in a chat box: "ngl can u pull up my msgs rn", "... for pizza lol"
                                        "ngl", "tbh", "lol", "lmao", "lowkey", "fr", "rn", "literally", "bro"]
-    /// Phrases that may open a request and are ignored.
-    public var wakePhrases: [[String]] = TextParser.standardWakePhrases
+    /// Phrases that may open a request and are ignored: the recognizer's,
+    /// and typed, other assistants' names said out of habit ("Hey Google,
+    /// find my store list in TasksNotes").
+    public var wakePhrases: [[String]] = TextParser.standardWakePhrases + TextParser.otherAssistantsWakePhrases
     /// What people say before a request out of habit ("Hey Siri, send a
     /// MonkeyChat message"); the recognizer's request search accepts them too.
     public static let standardWakePhrases: [[String]] = [["hey", "siri"], ["hey", "hark"], ["ok", "hark"], ["siri"], ["hark"]]
+    /// Other assistants' wake phrases, read in typed text only: heard, each
+    /// would be one more way into every sentence of the search.
+    public static let otherAssistantsWakePhrases: [[String]] = [["hey", "google"], ["ok", "google"], ["okay", "google"],
+                                                                 ["alexa"], ["hey", "alexa"], ["hey", "cortana"]]
 
     /// Today and the default currency, for built-in slot types (`date`, `currency`).
     public var valueContext: SpokenValueContext
