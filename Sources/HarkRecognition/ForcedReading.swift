@@ -4,7 +4,7 @@
 /// The grammar search must end in a sentence of the grammar, and a sentence
 /// ending in free text takes any words after a short carrier: a remark
 /// about an app, a request to an app that is not installed ("send twenty
-/// dollars to Bobo on Venmo" heard as "… to bobo for old man oh"), or talk
+/// dollars to Bobo on Venmo" heard as "… to bobo for on the go"), or talk
 /// in the room can be read as a request whose carrier was never said. Two
 /// marks of such a reading, measured on the spoken development sets
 /// (docs/measurements.md, "Forced readings"):
