@@ -231,7 +231,8 @@ public actor Assistant {
     /// mind" in its plain form ("would you mind sending" → "would you mind
     /// send", as the grammars' polite openings have it; "sending" may be
     /// "send" or "sende", "getting" "gett" or "get": the one the grammar
-    /// reads is taken). Empty when nothing changes.
+    /// reads is taken), and "what'd", "where'd" as "what did", "where did"
+    /// ("what'd Bobo send me"). Empty when nothing changes.
     static func plainForms(of text: String) -> [String] {
         let words = text.split(separator: " ").map(String.init)
         let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
@@ -243,6 +244,9 @@ public actor Assistant {
                 plain.append("my")
             } else if index > 0, !endsClause, let next, bare[index] == "there", ["on", "in", "with", "using"].contains(next) {
                 continue
+            } else if let question = Self.didContractions[bare[index]] {
+                // "what'd Bobo send me": "what did".
+                plain += [question, "did" + (endsClause ? String(word.last!) : "")]
             } else {
                 if gerund == nil, bare[index].hasSuffix("ing"), bare[index].count > 5,
                    bare[..<index].suffix(2).contains("mind"), index >= 1, ["mind", "just"].contains(bare[index - 1]) {
@@ -261,6 +265,9 @@ public actor Assistant {
             return form.joined(separator: " ")
         }
     }
+
+    /// "what'd", "where'd", … said for "what did", "where did".
+    static let didContractions: [String: String] = ["what'd": "what", "where'd": "where", "when'd": "when", "how'd": "how", "why'd": "why"]
 
     /// Words after "me" that show it is the person spoken of, not the
     /// person's own: "send me a ride", "remind me to", "tell me how", "get me home".
@@ -565,7 +572,7 @@ public actor Assistant {
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
                     || Self.takesItBack(words)
-                    || Self.correctsItself(words)
+                    || Self.correctsItself(words) || Self.correctsItself(typed: slot.value)
                     || (slot.name == "taskTitles" && Self.endsNamingAContainer(words))
             }
         }
@@ -613,6 +620,17 @@ public actor Assistant {
     /// "text Bobo on Signal, I'm outside". A place or a time written so ("in
     /// five, ...", "on my way, ...") is not a name.
     static func opensWithAnotherApp(typed text: String) -> Bool {
+        // "Send Bobo a WhatsApp saying I'm outside": a message of a kind
+        // written as a name, then its words.
+        // (The article may be the sentence's: "WhatsApp saying I'm outside".)
+        let said = text.split(separator: " ")
+        let words = said.map { $0.lowercased() }
+        let name = ["a", "an"].contains(words.first) ? 1 : 0
+        if words.count >= name + 3, said[name].first?.isUppercase == true,
+           !notAName.contains(words[name]), !messageKinds.contains([words[name]]),
+           words[name + 1] == "saying" || words[(name + 1)...].starts(with: ["that", "says"]) {
+            return true
+        }
         guard let comma = text.firstIndex(of: ",") else { return false }
         let head = text[..<comma].split(separator: " ")
         guard (2...3).contains(head.count), channels.contains(head[0].lowercased()),
@@ -660,6 +678,12 @@ public actor Assistant {
         selfCorrections.contains { words.containsRun($0) }
     }
 
+    /// The same in typed free text: a bare "no" between commas ("add mangoes
+    /// to the banana stash, no, papayas").
+    static func correctsItself(typed value: String) -> Bool {
+        value.lowercased().contains(", no,")
+    }
+
     /// Whether what follows `position` in `text` takes a request back: a
     /// retraction in any clause of it ("…, wait, never mind, I'll walk"), or
     /// a clause that is only a refusal ("…, hmm, no, not today", "…,
@@ -688,10 +712,10 @@ public actor Assistant {
         ["no", "i", "mean"], ["i", "mean", "no"],
     ]
 
-    private static let correctionWords: Set<String> = ["no", "wait", "actually", "hold", "on", "sorry", "oh"]
+    private static let correctionWords: Set<String> = ["no", "wait", "actually", "hold", "on", "sorry", "oh", "nothing"]
     private static let retractions: Set<[String]> = [
         ["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["forget", "about", "it"], ["scratch", "that"],
-        ["scrap", "that"], ["scrap", "it"], ["cancel", "that"],
+        ["scrap", "that"], ["scrap", "it"], ["cancel", "that"], ["forget", "i", "said", "anything"], ["forget", "i", "said", "that"],
     ]
 
     private static let pointingWords: Set<String> = [
