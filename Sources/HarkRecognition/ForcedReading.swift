@@ -43,8 +43,11 @@ public enum ForcedReading {
         }
     }
 
-    /// A word at most this many frames longer than its phones' shortest
-    /// (three frames a phone) is squeezed.
+    /// A carrier of at least this many phones may be squeezed ("a" is at
+    /// its shortest whenever said quickly)...
+    public static let squeezeMinimumPhones = 2
+    /// ...when at most this many frames longer than its phones' shortest
+    /// (three frames a phone).
     public static let squeezeSlackFrames = 1
     /// A squeezed carrier is forced when its confidence is under this.
     public static let squeezedCarrierConfidence = 0.05
@@ -64,7 +67,7 @@ public enum ForcedReading {
     /// shortest and unlike the audio.
     public static func hasSqueezedCarrier(_ words: [Word]) -> Bool {
         zip(words, words.dropFirst()).contains { word, next in
-            next.isFreeText && !word.isFreeText && word.phones >= 2
+            next.isFreeText && !word.isFreeText && word.phones >= squeezeMinimumPhones
                 && word.frames <= 3 * word.phones + squeezeSlackFrames
                 && word.confidence < squeezedCarrierConfidence
         }

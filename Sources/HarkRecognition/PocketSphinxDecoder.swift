@@ -818,10 +818,14 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         let pieced = options.maximumPauseInAppName.flatMap { limit in
             grammar.longestPauseInAppName(recognition.words).map { $0 > limit }
         } ?? false
-        // The grammar's words squeezed into sounds they are unlike.
-        let forced = options.rejectsForcedReadings && floor > 0 && phones != nil && scored != nil
-            && ForcedReading.isForced(Self.forcedReadingWords(segments, decoder: state.decoder))
-        if grammar.rejectsOutOfGrammar, unsure || pieced || forced {
+        // The grammar's words squeezed into sounds they are unlike: judged
+        // (a dictionary lookup a word) only where nothing else rejected it.
+        let decoder = state.decoder
+        func forced() -> Bool {
+            options.rejectsForcedReadings && floor > 0 && phones != nil && scored != nil
+                && ForcedReading.isForced(Self.forcedReadingWords(segments, decoder: decoder))
+        }
+        if grammar.rejectsOutOfGrammar, unsure || pieced || forced() {
             recognition.rejected = true
             recognition.text = ""
             recognition.words = []
