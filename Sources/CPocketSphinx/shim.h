@@ -2,6 +2,7 @@
 // and the sphinxbase pieces Hark calls directly (FSG building, logging,
 // word classes of the n-gram model).
 #include <pocketsphinx.h>
+#include <sphinxbase/ckd_alloc.h>
 #include <sphinxbase/err.h>
 #include <sphinxbase/fsg_model.h>
 #include <sphinxbase/hash_table.h>

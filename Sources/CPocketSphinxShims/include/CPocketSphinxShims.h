@@ -141,4 +141,14 @@ int hark_fast_gaussians_install(void *mgau);
 /// Whether the model evaluates with Hark's codebook evaluation.
 int hark_fast_gaussians_installed(void *mgau);
 
+/// The grammar search's lexicon-tree nodes held in Hark's slabs
+/// (LexTreeNodes.c) rather than one heap block each: how many are live, and
+/// in how many 64 KiB slabs. Both 0 when the tool's definitions of
+/// sphinxbase's `__ckd_calloc__` and `ckd_free` are not the ones
+/// libpocketsphinx calls.
+void hark_lextree_nodes_counts(uint64_t *nodes, uint64_t *slabs);
+
+/// Whether `pointer` lies in the lexicon-tree nodes' slabs.
+int hark_lextree_nodes_holds(const void *pointer);
+
 #endif
