@@ -221,6 +221,43 @@ public actor Assistant {
             let parses = requestParsesAsWritten(of: plain)
             if !parses.isEmpty { return parses }
         }
+        // (Apps' names in the words the parser reads them as, so the words
+        // of a name read before the correction can be found: "list o mat".)
+        if let correction = SelfCorrection(splittingAppNames(text)) { return repairedParses(correction, in: text) }
+        return []
+    }
+
+    /// A request the person corrected once — "video Bobo, no wait, Bobo
+    /// Jr., on MonkeyChat" — read with the correction in place of what it
+    /// corrects: the first of ``SelfCorrection/candidates(basis:)`` that
+    /// reads as a request, and, where the words before the correction read
+    /// on their own, as the same intent with no value fewer, none read
+    /// where it does not go (``misplacesCorrection(_:basis:)``). Nothing when
+    /// the correction takes the request back ("…, no wait, don't, he's
+    /// asleep", "…, no wait, never mind") or no candidate reads.
+    /// Whether a correction's words were read as a value of a list the
+    /// request had named from its list, as words that open like a place in
+    /// the sentence: "add eggs to my grocery list in ListOMat, no wait, in
+    /// TasksNotes" is no list called "in tasks notes".
+    static func misplacesCorrection(_ parse: Parse, basis: Parse) -> Bool {
+        let listed = Set(basis.slots.filter { !$0.isFreeText }.map(\.name))
+        return parse.slots.contains { slot in
+            slot.isFreeText && listed.contains(slot.name)
+                && TextParser.tokenize(slot.raw).first.map { ["in", "on", "to", "at", "with", "from", "for", "into", "onto"].contains($0) } == true
+        }
+    }
+
+    private func repairedParses(_ correction: SelfCorrection, in text: String) -> [Parse] {
+        let words = TextParser.tokenize(text)
+        guard !correction.refuses, !Self.takeBacks.contains(where: words.containsRun) else { return [] }
+        let basis = requestParses(of: correction.beforeText).first
+        for candidate in correction.candidates(basis: basis) where SelfCorrection(candidate.text) == nil {
+            let parses = requestParses(of: candidate.text)
+            guard let best = parses.first else { continue }
+            if let basis, best.intent != basis.intent || best.slots.count < basis.slots.count
+                || Self.misplacesCorrection(best, basis: basis) { continue }
+            return parses
+        }
         return []
     }
 

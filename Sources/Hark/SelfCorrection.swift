@@ -1,0 +1,155 @@
+import Foundation
+import HarkGrammar
+
+/// A request in which the person corrected themselves once — "video Bobo,
+/// no wait, Bobo Jr., on MonkeyChat", "add mangoes to the banana stash, no,
+/// papayas", "I want to FaceTime, I mean video chat, Little Bobo" —: the
+/// words before the correction, and the correction with whatever follows
+/// it. ``Assistant`` reads the request with the correction in place of
+/// what it corrects (``candidates(basis:)``), or not at all.
+struct SelfCorrection: Equatable {
+    /// The text before the marker ("video Bobo"), and its words ("video bobo").
+    var beforeText: String
+    var before: [String]
+    /// The words after it ("bobo jr on monkeychat"), leading hesitations
+    /// and "I mean" dropped.
+    var after: [String]
+    /// The correction's own clause, when the text goes on after a clause
+    /// break ("papayas" of "no, papayas, ListOMat"), and the rest ("listomat").
+    var correction: [String]
+    var rest: [String]
+
+    /// The one self-correction in `text`, if it holds exactly one: a spoken
+    /// marker ("no wait", "wait no", "actually no", "no actually", "sorry I
+    /// mean", "no I mean", "I mean no") or, typed, a bare
+    /// ", no," or ", I mean" after a comma. Two corrections, or a marker
+    /// with nothing on either side, are not read.
+    init?(_ text: String) {
+        let range = NSRange(text.startIndex..., in: text)
+        let matches = Self.marker.matches(in: text, range: range)
+        guard matches.count == 1, let found = Range(matches[0].range, in: text) else { return nil }
+        beforeText = String(text[..<found.lowerBound])
+        before = TextParser.tokenize(beforeText)
+        var after = TextParser.tokenize(String(text[found.upperBound...]))
+        while let first = after.first, TextParser.hesitations.contains(first) { after.removeFirst() }
+        if after.starts(with: ["i", "mean"]) { after.removeFirst(2) }
+        guard !before.isEmpty, !after.isEmpty else { return nil }
+        self.after = after
+        let tail = String(text[found.upperBound...])
+        if let cut = Assistant.clauseBreaks(in: tail).first {
+            correction = TextParser.tokenize(String(tail[..<cut.lowerBound]))
+            rest = TextParser.tokenize(String(tail[cut.upperBound...]))
+            while let first = correction.first, TextParser.hesitations.contains(first) { correction.removeFirst() }
+            if correction.starts(with: ["i", "mean"]) { correction.removeFirst(2) }
+        } else {
+            correction = after
+            rest = []
+        }
+    }
+
+    /// The spoken markers, between any punctuation or none, and the typed
+    /// ones that need their commas ("tell Bobo no, I can't come" says no).
+    private static let marker: NSRegularExpression = {
+        // ("Scratch that" takes back what was said: "…, scratch that, we're walking".)
+        let spoken = ["no wait", "wait no", "actually no", "no actually", "sorry i mean", "no i mean", "i mean no"]
+            .map { $0.split(separator: " ").joined(separator: "[\\s,.;:!?…-]+") }
+        let pattern = "(?:^|[\\s,.;:!?…-]+)\\b(?:" + spoken.joined(separator: "|") + ")\\b[\\s,.;:!?…-]*"
+            + "|,\\s*no\\s*,\\s*|,\\s*i mean\\b[\\s,]*"
+        return try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+    }()
+
+    /// A reading of the request with the correction in place, and how many
+    /// of the words before the marker it replaces.
+    struct Candidate: Equatable {
+        var words: [String]
+        var replaced: Int
+        var text: String { words.joined(separator: " ") }
+    }
+
+    /// The ways the correction can stand in for what it corrects, fewest
+    /// words replaced first (a slot's words before the tail's at the same
+    /// count). `basis` is how the words before the marker read on their
+    /// own, when they do:
+    /// - one of its slots' words replaced by the correction ("video bobo" +
+    ///   "bobo jr on monkeychat"), or by the correction's own clause with
+    ///   the rest of the text after all ("add mangoes to the banana stash" +
+    ///   "papayas", "listomat"); free text's last words too ("remind me to
+    ///   buy apples" + "pears");
+    /// - the last words replaced by the correction, where it starts again
+    ///   with the word it replaces ("… to my shopping note" + "to my house
+    ///   note"); with no basis, the last one to six words whatever they are
+    ///   ("add apples" + "pears to my grocery list").
+    func candidates(basis: Parse?) -> [Candidate] {
+        var found: [Candidate] = []
+        for span in valueSpans(of: basis) {
+            // A list's value is replaced whole ("little bobo" by "bobo jr",
+            // never "little bobo jr"); free text's last words too.
+            for count in span.freeText ? Array(1...(span.end - span.start)) : [span.end - span.start] {
+                var from = span.end - count
+                // The correction may start again with the words before the
+                // value ("the airport" + "to the train station").
+                if from > 0, let lead = (1...min(3, from)).reversed().first(where: { after.starts(with: before[(from - $0)..<from]) }) {
+                    from -= lead
+                }
+                let head = Array(before[..<from]), tail = Array(before[span.end...])
+                found.append(Candidate(words: head + after + tail, replaced: count))
+                if !rest.isEmpty, correction != after {
+                    found.append(Candidate(words: head + correction + tail + rest, replaced: count))
+                }
+            }
+        }
+        if before.count > 1 {
+            let listed = valueSpans(of: basis).filter { !$0.freeText }
+            for count in 1...min(6, before.count - 1) {
+                let start = before.count - count
+                guard basis == nil || after.first == before[start] else { continue }
+                // Not from inside a list's value ("little bobo" + "bobo jr").
+                guard !listed.contains(where: { $0.start < start && start < $0.end }) else { continue }
+                found.append(Candidate(words: Array(before[..<start]) + after, replaced: count))
+            }
+        }
+        var seen: Set<[String]> = []
+        return found.enumerated()
+            .sorted { ($0.element.replaced, $0.offset) < ($1.element.replaced, $1.offset) }
+            .map(\.element)
+            .filter { seen.insert($0.words).inserted }
+    }
+
+    /// Where the values of `basis` lie among the words before the marker:
+    /// each slot's words, and each run of slots next to one another ("twenty"
+    /// "dollars": one amount).
+    private func valueSpans(of basis: Parse?) -> [(start: Int, end: Int, freeText: Bool)] {
+        let runs = (basis?.slots ?? []).compactMap { slot -> (start: Int, end: Int, freeText: Bool)? in
+            let words = TextParser.tokenize(slot.raw)
+            return before.lastIndex(ofRun: words).map { ($0, $0 + words.count, slot.isFreeText) }
+        }.sorted { $0.start < $1.start }
+        var spans: [(start: Int, end: Int, freeText: Bool)] = []
+        for (i, run) in runs.enumerated() {
+            spans.append(run)
+            var end = run.end
+            for next in runs[(i + 1)...] {
+                guard next.start == end else { break }
+                end = next.end
+                spans.append((run.start, end, false))
+            }
+        }
+        return spans
+    }
+
+    /// Whether the correction refuses rather than corrects: "…, no wait,
+    /// don't, he's asleep", "…, hmm, no, not today".
+    var refuses: Bool {
+        guard let first = correction.first(where: { !TextParser.hesitations.contains($0) }) else { return true }
+        return Self.refusals.contains(first)
+    }
+
+    private static let refusals: Set<String> = ["don't", "dont", "do", "not", "never", "forget", "cancel", "stop", "nothing", "no", "nah", "nope"]
+}
+
+extension Array where Element: Equatable {
+    /// Where the last run of `run` in this array begins.
+    func lastIndex(ofRun run: [Element]) -> Int? {
+        guard !run.isEmpty, count >= run.count else { return nil }
+        return (0...(count - run.count)).reversed().first { self[$0..<($0 + run.count)].elementsEqual(run) }
+    }
+}

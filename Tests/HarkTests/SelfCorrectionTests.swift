@@ -1,0 +1,104 @@
+import Foundation
+@testable import Hark
+@testable import HarkGrammar
+import Testing
+
+/// A request the person corrected once is read with the correction in place
+/// of what it corrects; a correction that takes the request back, or two
+/// corrections, are not read.
+@Suite struct SelfCorrectionTests {
+    @Test("the corrected value is taken: a contact, an amount, a list, an app, a place, a message's last words, a task's")
+    func correctedValues() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("video call Bobo, no wait, Bobo Jr., on MonkeyChat", "MonkeyChat", "INStartVideoCallIntent", ["contacts": "Bobo Jr."]),
+            ("call Bobo on MonkeyChat, no wait, Little Bobo", "MonkeyChat", "INStartAudioCallIntent", ["contacts": "Little Bobo"]),
+            // "twenty" and "dollars" are two slots of one amount.
+            ("send twenty dollars to Bobo on MonkeyPay, no wait, thirty dollars", "MonkeyPay", "INSendPaymentIntent",
+             ["currencyAmount": "thirty dollars", "payee": "Bobo"]),
+            ("send Bobo twenty dollars, no, thirty dollars, on MonkeyPay", "MonkeyPay", "INSendPaymentIntent",
+             ["currencyAmount": "thirty dollars", "payee": "Bobo"]),
+            // The correction starts again with the word before the value.
+            ("send twenty dollars to Bobo on MonkeyPay, no wait, to Little Bobo", "MonkeyPay", "INSendPaymentIntent",
+             ["currencyAmount": "twenty dollars", "payee": "Little Bobo"]),
+            ("get me a ride to the airport with MonkeyRide, no wait, to the stadium", "MonkeyRide", "INRequestRideIntent",
+             ["dropOffLocation": "the stadium"]),
+            // The correction's own clause, then the rest of the request.
+            ("add mangoes to the banana stash, no, papayas, ListOMat", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "papayas", "targetTaskList": "Banana Stash"]),
+            ("In ListOMat add apples, no wait, pears to the grocery list", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "pears", "targetTaskList": "Grocery"]),
+            // The last words of free text.
+            ("send a message to Bobo on MonkeyChat saying meet at five no wait six", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "meet at six"]),
+            ("remind me to buy apples in TasksNotes no wait pears", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "buy pears"]),
+            // The words that end the request, said again.
+            ("add call the plumber to my shopping note, no wait, to my house note in MonkeyNotes", "TasksNotes", "INAppendToNoteIntent",
+             ["content": "call the plumber", "targetNote": "House"]),
+            ("I want to FaceTime, I mean video chat, Little Bobo with MonkeyChat", "MonkeyChat", "INStartVideoCallIntent",
+             ["contacts": "Little Bobo"]),
+        ], by: assistant)
+        // A list's name corrected by words that open like a place: the app,
+        // not a list called "in tasks notes" (TasksNotes has no grocery list:
+        // a new one, as when asked so directly).
+        let app = await assistant.reading(of: "add eggs to my grocery list in ListOMat, no wait, in TasksNotes")
+        #expect(app == (await assistant.reading(of: "add eggs to my grocery list in TasksNotes")), "\(app)")
+        if case .understood(let name, _, let slots) = app { #expect(name == "TasksNotes" && slots["targetTaskList"] != "in tasks notes") }
+    }
+
+    @Test("heard as the recognizer gives it: lower case, no commas")
+    func heard() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("call bobo on monkey chat no wait little bobo", "MonkeyChat", "INStartAudioCallIntent", ["contacts": "Little Bobo"]),
+            ("send twenty dollars to bobo on monkey pay no wait thirty dollars", "MonkeyPay", "INSendPaymentIntent",
+             ["currencyAmount": "thirty dollars", "payee": "Bobo"]),
+        ], by: assistant)
+    }
+
+    @Test("a correction that takes the request back, refuses, or is not a correction is not read as one", arguments: [
+        "send Bobo twenty dollars on MonkeyPay, no wait, forget it, I'll give him cash",
+        "Call Little Bobo on MonkeyChat, no wait, don't, he's asleep",
+        "Start a Coconut Crunch in MonkeyFit, hmm, no, not today",
+        "Book a MonkeyRide to the zoo, oh no, scratch that, we're walking",
+        "Book a ride to the airport with MonkeyRide... hang on, scrap that, I'll drive myself",
+        "Hey Siri, book a MonkeyRide to the station, wait, no, scratch that, I'll walk.",
+        "remind me to, no wait, never mind",
+        "yeah, no, I totally agree with you",
+        // Two corrections: which is meant is not clear.
+        "call Bobo on MonkeyChat, no wait, Little Bobo, no wait, Bobo Jr.",
+    ])
+    func notCorrections(_ text: String) async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+    }
+
+    @Test("a 'no' that is the message's own word is no correction")
+    func messageSaysNo() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("tell Bobo on MonkeyChat no, I can't come", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "no, I can't come"]),
+        ], by: assistant)
+        #expect(SelfCorrection("tell Bobo on MonkeyChat no, I can't come") == nil)
+    }
+
+    @Test("the words before and after the marker, the correction's own clause, and where a list's value may be replaced")
+    func splitting() throws {
+        let correction = try #require(SelfCorrection("add mangoes to the banana stash, no, papayas, ListOMat"))
+        #expect(correction.before == ["add", "mangoes", "to", "the", "banana", "stash"])
+        #expect(correction.after == ["papayas", "list", "o", "mat"])
+        #expect(correction.correction == ["papayas"] && correction.rest == ["list", "o", "mat"])
+        #expect(try #require(SelfCorrection("call Bobo, um, I mean Little Bobo")).after == ["little", "bobo"])
+        #expect(SelfCorrection("no wait, call Bobo") == nil, "nothing before the marker")
+        #expect(SelfCorrection("call Bobo no wait") == nil, "nothing after it")
+
+        // "little bobo" is a list's value: replaced whole, never in part.
+        let basis = Parse(app: "MonkeyChat", intent: "INStartAudioCallIntent",
+                          slots: [SlotValue(name: "contacts", raw: "little bobo", value: "Little Bobo")], cost: 0, skipped: [])
+        let call = try #require(SelfCorrection("call little bobo, no wait, bobo jr"))
+        let texts = call.candidates(basis: basis).map(\.text)
+        #expect(texts.first == "call bobo junior")
+        #expect(!texts.contains("call little bobo junior"))
+    }
+}
