@@ -4,10 +4,11 @@
 // Foundation's, pocketsphinx's and espeak-ng's -- is jemalloc's.
 //
 // Why: most of Hark's memory is a few hundred thousand small blocks that
-// live as long as the process (pocketsphinx's lexicon tree alone is 227,000
-// nodes of 128 bytes). glibc puts an 8-byte header before each block and
-// rounds up to 16 (144 bytes a node); jemalloc keeps blocks of one size
-// together without headers. Measured (docs/measurements.md, "Memory"): `hark listen` with
+// live as long as the process. glibc puts an 8-byte header before each
+// block and rounds up to 16; jemalloc keeps blocks of one size together
+// without headers. (pocketsphinx's lexicon-tree nodes, 144 bytes, which no
+// jemalloc size class fits, have slabs of their own: LexTreeNodes.c in
+// CPocketSphinxShims.) Measured (docs/measurements.md, "Memory"): `hark listen` with
 // every sample app peaks 4 MB lower, barista-dev's bench 4 MiB lower,
 // at the same decoding speed.
 //
