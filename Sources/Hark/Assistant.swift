@@ -227,14 +227,6 @@ public actor Assistant {
         return []
     }
 
-    /// A request the person corrected once — "video Bobo, no wait, Bobo
-    /// Jr., on MonkeyChat" — read with the correction in place of what it
-    /// corrects: the first of ``SelfCorrection/candidates(basis:)`` that
-    /// reads as a request, and, where the words before the correction read
-    /// on their own, as the same intent with no value fewer, none read
-    /// where it does not go (``misplacesCorrection(_:basis:)``). Nothing when
-    /// the correction takes the request back ("…, no wait, don't, he's
-    /// asleep", "…, no wait, never mind") or no candidate reads.
     /// Whether a correction's words were read as a value of a list the
     /// request had named from its list, as words that open like a place in
     /// the sentence: "add eggs to my grocery list in ListOMat, no wait, in
@@ -247,6 +239,14 @@ public actor Assistant {
         }
     }
 
+    /// A request the person corrected once — "video Bobo, no wait, Bobo
+    /// Jr., on MonkeyChat" — read with the correction in place of what it
+    /// corrects: the first of ``SelfCorrection/candidates(basis:)`` that
+    /// reads as a request, and, where the words before the correction read
+    /// on their own, as the same intent with no value fewer, none read
+    /// where it does not go (``misplacesCorrection(_:basis:)``). Nothing when
+    /// the correction takes the request back ("…, no wait, don't, he's
+    /// asleep", "…, no wait, never mind") or no candidate reads.
     private func repairedParses(_ correction: SelfCorrection, in text: String) -> [Parse] {
         let words = TextParser.tokenize(text)
         guard !correction.refuses, !Self.takeBacks.contains(where: words.containsRun) else { return [] }

@@ -139,17 +139,10 @@ struct SelfCorrection: Equatable {
     /// Whether the correction refuses rather than corrects: "…, no wait,
     /// don't, he's asleep", "…, hmm, no, not today".
     var refuses: Bool {
-        guard let first = correction.first(where: { !TextParser.hesitations.contains($0) }) else { return true }
-        return Self.refusals.contains(first)
+        let words = correction.drop(while: { TextParser.hesitations.contains($0) })
+        guard let first = words.first else { return true }
+        return Self.refusals.contains(first) || words.starts(with: ["do", "not"])
     }
 
-    private static let refusals: Set<String> = ["don't", "dont", "do", "not", "never", "forget", "cancel", "stop", "nothing", "no", "nah", "nope"]
-}
-
-extension Array where Element: Equatable {
-    /// Where the last run of `run` in this array begins.
-    func lastIndex(ofRun run: [Element]) -> Int? {
-        guard !run.isEmpty, count >= run.count else { return nil }
-        return (0...(count - run.count)).reversed().first { self[$0..<($0 + run.count)].elementsEqual(run) }
-    }
+    private static let refusals: Set<String> = ["don't", "dont", "not", "never", "forget", "cancel", "stop", "nothing", "no", "nah", "nope"]
 }

@@ -7,6 +7,12 @@ extension Array where Element: Equatable {
         return (0...(count - run.count)).contains { self[$0..<($0 + run.count)].elementsEqual(run) }
     }
 
+    /// Where the last run of `run` in this array begins (never an empty run's).
+    package func lastIndex(ofRun run: [Element]) -> Int? {
+        guard !run.isEmpty, count >= run.count else { return nil }
+        return (0...(count - run.count)).reversed().first { self[$0..<($0 + run.count)].elementsEqual(run) }
+    }
+
     /// Whether this array ends with `run` (never with an empty run).
     package func endsWithRun(_ run: [Element]) -> Bool {
         !run.isEmpty && count >= run.count && suffix(run.count).elementsEqual(run)

@@ -60,6 +60,7 @@ import Testing
     @Test("a correction that takes the request back, refuses, or is not a correction is not read as one", arguments: [
         "send Bobo twenty dollars on MonkeyPay, no wait, forget it, I'll give him cash",
         "Call Little Bobo on MonkeyChat, no wait, don't, he's asleep",
+        "call Bobo on MonkeyChat, no wait, do not call him",
         "Start a Coconut Crunch in MonkeyFit, hmm, no, not today",
         "Book a MonkeyRide to the zoo, oh no, scratch that, we're walking",
         "Book a ride to the airport with MonkeyRide... hang on, scrap that, I'll drive myself",
