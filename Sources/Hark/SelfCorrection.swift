@@ -30,21 +30,22 @@ struct SelfCorrection: Equatable {
         guard matches.count == 1, let found = Range(matches[0].range, in: text) else { return nil }
         beforeText = String(text[..<found.lowerBound])
         before = TextParser.tokenize(beforeText)
-        var after = TextParser.tokenize(String(text[found.upperBound...]))
-        while let first = after.first, TextParser.hesitations.contains(first) { after.removeFirst() }
-        if after.starts(with: ["i", "mean"]) { after.removeFirst(2) }
-        guard !before.isEmpty, !after.isEmpty else { return nil }
-        self.after = after
         let tail = String(text[found.upperBound...])
+        after = Self.withoutOpening(TextParser.tokenize(tail))
+        guard !before.isEmpty, !after.isEmpty else { return nil }
         if let cut = Assistant.clauseBreaks(in: tail).first {
-            correction = TextParser.tokenize(String(tail[..<cut.lowerBound]))
+            correction = Self.withoutOpening(TextParser.tokenize(String(tail[..<cut.lowerBound])))
             rest = TextParser.tokenize(String(tail[cut.upperBound...]))
-            while let first = correction.first, TextParser.hesitations.contains(first) { correction.removeFirst() }
-            if correction.starts(with: ["i", "mean"]) { correction.removeFirst(2) }
         } else {
             correction = after
             rest = []
         }
+    }
+
+    /// `words` without the hesitations and "I mean" a correction opens with.
+    private static func withoutOpening(_ words: [String]) -> [String] {
+        let spoken = Array(words.drop(while: { TextParser.hesitations.contains($0) }))
+        return spoken.starts(with: ["i", "mean"]) ? Array(spoken.dropFirst(2)) : spoken
     }
 
     /// The spoken markers, between any punctuation or none, and the typed
@@ -81,7 +82,8 @@ struct SelfCorrection: Equatable {
     ///   ("add apples" + "pears to my grocery list").
     func candidates(basis: Parse?) -> [Candidate] {
         var found: [Candidate] = []
-        for span in valueSpans(of: basis) {
+        let spans = valueSpans(of: basis)
+        for span in spans {
             // A list's value is replaced whole ("little bobo" by "bobo jr",
             // never "little bobo jr"); free text's last words too.
             for count in span.freeText ? Array(1...(span.end - span.start)) : [span.end - span.start] {
@@ -99,7 +101,7 @@ struct SelfCorrection: Equatable {
             }
         }
         if before.count > 1 {
-            let listed = valueSpans(of: basis).filter { !$0.freeText }
+            let listed = spans.filter { !$0.freeText }
             for count in 1...min(6, before.count - 1) {
                 let start = before.count - count
                 guard basis == nil || after.first == before[start] else { continue }
