@@ -268,8 +268,11 @@ public actor Assistant {
     /// mind" in its plain form ("would you mind sending" → "would you mind
     /// send", as the grammars' polite openings have it; "sending" may be
     /// "send" or "sende", "getting" "gett" or "get": the one the grammar
-    /// reads is taken), and "what'd", "where'd" as "what did", "where did"
-    /// ("what'd Bobo send me"). Empty when nothing changes.
+    /// reads is taken), "what'd", "where'd" as "what did", "where did"
+    /// ("what'd Bobo send me"), and the words a learner of English leaves
+    /// in or out: "to" after "I want", "I need", "I would like" before a
+    /// verb ("I want put coconuts …"), "you" after "please" ("please you
+    /// put …"). Empty when nothing changes.
     static func plainForms(of text: String) -> [String] {
         let words = text.split(separator: " ").map(String.init)
         let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
@@ -284,6 +287,13 @@ public actor Assistant {
             } else if let question = Self.didContractions[bare[index]] {
                 // "what'd Bobo send me": "what did".
                 plain += [question, "did" + (endsClause ? String(word.last!) : "")]
+            } else if index > 0, bare[index] == "you", bare[index - 1] == "please", let next, !["to", "can", "could", "for", "so", "very"].contains(next) {
+                // "please you put …": "please put …".
+                continue
+            } else if index > 0, !endsClause, let next, next != "to", Self.wantsBeforeVerb(bare[..<(index + 1)]) {
+                // "I want put coconuts …", "I need give Bobo …", "I would
+                // like begin …": the "to" a learner leaves out.
+                plain += [word, "to"]
             } else {
                 if gerund == nil, bare[index].hasSuffix("ing"), bare[index].count > 5,
                    bare[..<index].suffix(2).contains("mind"), index >= 1, ["mind", "just"].contains(bare[index - 1]) {
@@ -301,6 +311,13 @@ public actor Assistant {
             form[gerund] = base
             return form.joined(separator: " ")
         }
+    }
+
+    /// Whether `words` end in "I want", "I need", "I would like" or "I'd
+    /// like", which take "to" before a verb.
+    static func wantsBeforeVerb(_ words: ArraySlice<String>) -> Bool {
+        let last = Array(words.suffix(3))
+        return [["i", "want"], ["i", "need"], ["i'd", "like"], ["would", "like"], ["i", "wish"]].contains { last.suffix(2).elementsEqual($0) }
     }
 
     /// "what'd", "where'd", … said for "what did", "where did".

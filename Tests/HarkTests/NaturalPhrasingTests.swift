@@ -592,6 +592,28 @@ struct NaturalPhrasingTests {
         }
     }
 
+    @Test("English as a learner writes it: 'I want put …', 'please you add …', 'begin the …' workout; an aside such as 'before I forget' opening a request")
+    func learnersForms() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("I want send Little Bobo ten dollars with MonkeyPay", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Little Bobo", "currencyAmount": "ten dollars"]),
+            ("in ListOMat I want add limes to the grocery list", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "limes", "targetTaskList": "Grocery"]),
+            ("I would like start the Vine Swing workout in MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Vine Swing"]),
+            ("please you call Bobo Jr. on MonkeyChat", "MonkeyChat", "INStartAudioCallIntent", ["contacts": "Bobo Jr."]),
+            ("by the way, pause my workout in MonkeyFit", "MonkeyFit", "INPauseWorkoutIntent", [:]),
+            ("before I forget, remind me to buy stamps in TasksNotes", "TasksNotes", "INAddTasksIntent", ["taskTitles": "buy stamps"]),
+        ], by: assistant)
+        // The "to" goes in before a verb only: a want that is no request stays nothing.
+        #expect(Assistant.plainForms(of: "I want put limes on the list") == ["I want to put limes on the list"])
+        #expect(Assistant.plainForms(of: "please you add limes") == ["please add limes"])
+        #expect(Assistant.plainForms(of: "I want to go home").isEmpty)
+        for text in ["I want pizza", "I need a holiday", "please you are amazing", "by the way, I love you"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+    }
+
     @Test("typed: messages and calls 'I received' / 'I made', 'uncheck', what balance remains, 'the contents of'; another assistant's name before a request to an app here")
     func receivedMadeUncheckAndOtherAssistants() async throws {
         let assistant = try makeAssistant(recognizer: false)
