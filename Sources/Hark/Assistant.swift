@@ -214,7 +214,20 @@ public actor Assistant {
         if TextParser.otherAssistantsWakePhrases.contains(where: { words.starts(with: $0) }),
            namedApps(in: words).isEmpty { return [] }
         let parses = requestParsesAsWritten(of: text)
-        guard parses.isEmpty else { return parses }
+        if let best = parses.first {
+            // "I need add limes to the grocery list" reads as written as a
+            // task "add limes" ("I need … on my list" takes any words): the
+            // verb a learner put after "I need" is no part of free text.
+            // Taken when the plainer form reads as the same intent with
+            // that free text less the verb ("I need limes on my list" stays).
+            guard let verb = Self.verbAfterWant(in: words),
+                  let slot = best.slots.first(where: { $0.isFreeText && TextParser.tokenize($0.raw).first == verb }),
+                  let plain = Self.plainForms(of: text).lazy.map(requestParsesAsWritten).first(where: { !$0.isEmpty }),
+                  plain[0].app == best.app, plain[0].intent == best.intent,
+                  let shorter = plain[0].slots.first(where: { $0.name == slot.name }),
+                  TextParser.tokenize(shorter.raw) == Array(TextParser.tokenize(slot.raw).dropFirst()) else { return parses }
+            return plain
+        }
         // Said as a dialect or a politer form says it: read in the words
         // the grammars have, when as written it reads as nothing.
         for plain in Self.plainForms(of: text) {
@@ -311,6 +324,14 @@ public actor Assistant {
             form[gerund] = base
             return form.joined(separator: " ")
         }
+    }
+
+    /// The word after "I want", "I need", "I would like" or "I'd like"
+    /// where it is not "to": the verb a learner says without it.
+    static func verbAfterWant(in words: [String]) -> String? {
+        words.indices.dropLast().first { index in
+            words[index + 1] != "to" && wantsBeforeVerb(words[...index])
+        }.map { words[$0 + 1] }
     }
 
     /// Whether `words` end in "I want", "I need", "I would like" or "I'd

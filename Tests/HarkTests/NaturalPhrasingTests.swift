@@ -600,6 +600,11 @@ struct NaturalPhrasingTests {
              ["payee": "Little Bobo", "currencyAmount": "ten dollars"]),
             ("in ListOMat I want add limes to the grocery list", "ListOMat", "INAddTasksIntent",
              ["taskTitles": "limes", "targetTaskList": "Grocery"]),
+            // Read as written, "add limes" would be the task ("I need … on my list").
+            ("I need add limes to the grocery list in ListOMat", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "limes", "targetTaskList": "Grocery"]),
+            ("I need limes on my grocery list in ListOMat", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "limes", "targetTaskList": "Grocery"]),
             ("I would like start the Vine Swing workout in MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Vine Swing"]),
             ("please you call Bobo Jr. on MonkeyChat", "MonkeyChat", "INStartAudioCallIntent", ["contacts": "Bobo Jr."]),
             ("by the way, pause my workout in MonkeyFit", "MonkeyFit", "INPauseWorkoutIntent", [:]),
