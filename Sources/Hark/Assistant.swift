@@ -214,20 +214,8 @@ public actor Assistant {
         if TextParser.otherAssistantsWakePhrases.contains(where: { words.starts(with: $0) }),
            namedApps(in: words).isEmpty { return [] }
         let parses = requestParsesAsWritten(of: text)
-        if let best = parses.first {
-            // "I need add limes to the grocery list" reads as written as a
-            // task "add limes" ("I need … on my list" takes any words): the
-            // verb a learner put after "I need" is no part of free text.
-            // Taken when the plainer form reads as the same intent with
-            // that free text less the verb ("I need limes on my list" stays).
-            guard let verb = Self.verbAfterWant(in: words),
-                  let slot = best.slots.first(where: { $0.isFreeText && TextParser.tokenize($0.raw).first == verb }),
-                  let plain = Self.plainForms(of: text).lazy.map(requestParsesAsWritten).first(where: { !$0.isEmpty }),
-                  plain[0].app == best.app, plain[0].intent == best.intent,
-                  let shorter = plain[0].slots.first(where: { $0.name == slot.name }),
-                  TextParser.tokenize(shorter.raw) == Array(TextParser.tokenize(slot.raw).dropFirst()) else { return parses }
-            return plain
-        }
+        if let best = parses.first, let plain = withoutLearnersVerb(best, in: text, words: words) { return plain }
+        guard parses.isEmpty else { return parses }
         // Said as a dialect or a politer form says it: read in the words
         // the grammars have, when as written it reads as nothing.
         for plain in Self.plainForms(of: text) {
@@ -238,6 +226,22 @@ public actor Assistant {
         // of a name read before the correction can be found: "list o mat".)
         if let correction = SelfCorrection(splittingAppNames(text)) { return repairedParses(correction, in: text) }
         return []
+    }
+
+    /// "I need add limes to the grocery list" reads as written as a task
+    /// "add limes" ("I need … on my list" takes any words): the verb a
+    /// learner put after "I need" is no part of free text. The plainer
+    /// form's readings (``plainForms(of:)``), when it reads as the same
+    /// intent with that free text less the verb; nil otherwise ("I need
+    /// limes on my list" stays).
+    private func withoutLearnersVerb(_ best: Parse, in text: String, words: [String]) -> [Parse]? {
+        guard let verb = Self.verbAfterWant(in: words),
+              let slot = best.slots.first(where: { $0.isFreeText && TextParser.tokenize($0.raw).first == verb }),
+              let plain = Self.plainForms(of: text).lazy.map(requestParsesAsWritten).first(where: { !$0.isEmpty }),
+              plain[0].app == best.app, plain[0].intent == best.intent,
+              let shorter = plain[0].slots.first(where: { $0.name == slot.name }),
+              TextParser.tokenize(shorter.raw) == Array(TextParser.tokenize(slot.raw).dropFirst()) else { return nil }
+        return plain
     }
 
     /// Whether a correction's words were read as a value of a list the
@@ -337,8 +341,7 @@ public actor Assistant {
     /// Whether `words` end in "I want", "I need", "I would like" or "I'd
     /// like", which take "to" before a verb.
     static func wantsBeforeVerb(_ words: ArraySlice<String>) -> Bool {
-        let last = Array(words.suffix(3))
-        return [["i", "want"], ["i", "need"], ["i'd", "like"], ["would", "like"], ["i", "wish"]].contains { last.suffix(2).elementsEqual($0) }
+        [["i", "want"], ["i", "need"], ["i'd", "like"], ["would", "like"], ["i", "wish"]].contains { words.suffix(2).elementsEqual($0) }
     }
 
     /// "what'd", "where'd", … said for "what did", "where did".
