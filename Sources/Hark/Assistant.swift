@@ -338,8 +338,8 @@ public actor Assistant {
         }.map { words[$0 + 1] }
     }
 
-    /// Whether `words` end in "I want", "I need", "I would like" or "I'd
-    /// like", which take "to" before a verb.
+    /// Whether `words` end in "I want", "I need", "I would like", "I'd
+    /// like" or "I wish", which take "to" before a verb.
     static func wantsBeforeVerb(_ words: ArraySlice<String>) -> Bool {
         [["i", "want"], ["i", "need"], ["i'd", "like"], ["would", "like"], ["i", "wish"]].contains { words.suffix(2).elementsEqual($0) }
     }
