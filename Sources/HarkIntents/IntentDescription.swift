@@ -114,10 +114,10 @@ public struct IntentDescription: Sendable, Hashable {
     private static func fill(_ template: String, from intent: Intent, output: [String: String], keepingUnfilled: Bool) -> String {
         var result = template.replacingOccurrences(of: "{app}", with: intent.app)
         for (name, value) in intent.parameters {
-            result = result.replacingOccurrences(of: "{\(name)}", with: value.spoken)
+            result = substitute("{\(name)}", with: value.spoken, in: result)
         }
         for (key, value) in output {
-            result = result.replacingOccurrences(of: "{output.\(key)}", with: value)
+            result = substitute("{output.\(key)}", with: value, in: result)
         }
         if keepingUnfilled { return result }
         while let open = result.range(of: "{"), let close = result.range(of: "}", range: open.upperBound..<result.endIndex) {
@@ -125,6 +125,26 @@ public struct IntentDescription: Sendable, Hashable {
         }
         return result.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
             .replacingOccurrences(of: " .", with: ".").replacingOccurrences(of: " ?", with: "?")
+    }
+}
+
+extension IntentDescription {
+    /// `template` with each `placeholder` replaced by `value`; where the
+    /// template says "the" before it and the value opens with its own ("the
+    /// church bake sale"), the value's is dropped: "I made the church bake
+    /// sale list", not "the The church …".
+    static func substitute(_ placeholder: String, with value: String, in template: String) -> String {
+        var result = template
+        var searchFrom = result.startIndex
+        while let range = result.range(of: placeholder, range: searchFrom..<result.endIndex) {
+            var filled = value
+            if result[..<range.lowerBound].lowercased().hasSuffix("the "), value.lowercased().hasPrefix("the ") {
+                filled = String(value.dropFirst(4))
+            }
+            result.replaceSubrange(range, with: filled)
+            searchFrom = result.index(range.lowerBound, offsetBy: filled.count)
+        }
+        return result
     }
 }
 

@@ -268,6 +268,13 @@ struct TypedValueTests {
         let intent = Intent(app: "MonkeyRide", name: "INRequestRideIntent", parameters: ["dropOffLocation": ParameterValue("the zoo")])
         #expect(IntentDescription.fill("Book a ride to {dropOffLocation} for {partySize}?", from: intent) == "Book a ride to the zoo for?")
         #expect(IntentDescription.fill("{app}: ride to {dropOffLocation}.", from: intent) == "MonkeyRide: ride to the zoo.")
+        // A value with its own article after the template's: said once.
+        let list = Intent(app: "ListOMat", name: "INCreateTaskListIntent", parameters: ["title": ParameterValue("The church bake sale")])
+        #expect(IntentDescription.fill("I made the {title} list.", from: list) == "I made the church bake sale list.")
+        #expect(IntentDescription.fill("{title} is ready. Open the {title}?", from: list)
+                == "The church bake sale is ready. Open the church bake sale?")
+        let theatre = Intent(app: "ListOMat", name: "INCreateTaskListIntent", parameters: ["title": ParameterValue("Theatre")])
+        #expect(IntentDescription.fill("I made the {title} list.", from: theatre) == "I made the Theatre list.")
     }
 
     @Test("every domain of the issue has its intents, each with a description and examples")
