@@ -213,6 +213,13 @@ public actor Assistant {
         let words = TextParser.tokenize(text)
         if TextParser.otherAssistantsWakePhrases.contains(where: { words.starts(with: $0) }),
            namedApps(in: words).isEmpty { return [] }
+        // "I'd be ever so grateful if you could …", "If it's no trouble,
+        // please …", "I'm terribly sorry to be a bother, but would you …":
+        // the request without the courtesy before it, when that reads.
+        if let plain = Self.withoutCourtesyOpening(text) {
+            let parses = requestParses(of: plain)
+            if !parses.isEmpty { return parses }
+        }
         let parses = requestParsesAsWritten(of: text)
         if let best = parses.first, let plain = withoutLearnersVerb(best, in: text, words: words) { return plain }
         guard parses.isEmpty else { return parses }
@@ -227,6 +234,48 @@ public actor Assistant {
         if let correction = SelfCorrection(splittingAppNames(text)) { return repairedParses(correction, in: text) }
         return []
     }
+
+    /// `text` without a long courtesy it opens with, one the grammars' polite
+    /// openings do not have: "I'd be most grateful if you would", "if it's
+    /// no trouble", "I'm terribly sorry to be a bother, but", "sorry to
+    /// bother you", "dear". What follows may open politely in the grammars'
+    /// own words ("please", "would you"). Nil when it opens with none.
+    static func withoutCourtesyOpening(_ text: String) -> String? {
+        let words = TypedWord.split(text)
+        var start = 0
+        while start < words.count {
+            let rest = words[start...].map(\.word)
+            if let length = courtesyOpenings.lazy.compactMap({ WordPattern.match($0, rest) }).first(where: { $0 > 0 }) {
+                start += length
+            } else if ["dear", "darling", "love"].contains(rest[0]), words[start].endsClause {
+                start += 1  // "dear, …"
+            } else if rest.count > 1, rest[0] == "my", ["dear", "darling"].contains(rest[1]), words[start + 1].endsClause {
+                start += 2
+            } else {
+                break
+            }
+        }
+        guard start > 0, start < words.count else { return nil }
+        return String(text[words[start].range.lowerBound...])
+    }
+
+    private static let intensifiers: [[String]] = [
+        ["most"], ["very"], ["ever", "so"], ["so"], ["really"], ["extremely"], ["terribly"], ["awfully"], ["truly"], ["eternally"],
+    ]
+    private static let courtesyOpenings: [[WordPattern]] = [
+        // "I'd be ever so grateful if you could"
+        [.one([["i'd"], ["i", "would"], ["i", "should"], ["i'll"], ["i", "will"], ["we'd"], ["we", "would"]]), .one([["be"]]),
+         .many(intensifiers), .one([["grateful"], ["obliged"], ["thankful"], ["pleased"], ["happy"], ["delighted"]]),
+         .one([["if", "you"]]), .one([["could"], ["would"], ["can"], ["will"], ["might"]]), .optional([["please"]])],
+        // "if it's no trouble (at all)"
+        [.one([["if"]]), .one([["it's"], ["it", "is"], ["that's"], ["that", "is"]]),
+         .one([["no"], ["not", "too", "much"], ["not", "much", "of", "a"]]), .one([["trouble"], ["bother"], ["problem"]]),
+         .optional([["at", "all"]]), .optional([["for", "you"]])],
+        // "I'm terribly sorry to be a bother, but"
+        [.optional([["i'm"], ["i", "am"]]), .many(intensifiers), .one([["sorry", "to"]]),
+         .one([["bother", "you"], ["trouble", "you"], ["disturb", "you"], ["be", "a", "bother"], ["be", "a", "nuisance"], ["be", "a", "pain"]]),
+         .optional([["again"]]), .optional([["but"]])],
+    ]
 
     /// "I need add limes to the grocery list" reads as written as a task
     /// "add limes" ("I need … on my list" takes any words): the verb a
@@ -360,13 +409,14 @@ public actor Assistant {
     private func requestParsesAsWritten(of text: String) -> [Parse] {
         let whole = wholeRequestParses(of: text)
         if let best = whole.first, let shorter = withoutAfterthought(best, in: text) { return shorter }
+        if let best = whole.first, saysItToAnotherApp(best, in: text) { return [] }
         guard whole.isEmpty else { return whole }
         // The rest is for typed text around a request, which must name its
         // app: a bare command next to a remark is more likely the remark's
         // than anyone's request.
         let words = TextParser.tokenize(text)
         let named = namedApps(in: words)
-        guard !named.isEmpty else { return [] }
+        guard !named.isEmpty else { return closedRequestBesideAFewWords(in: text, words: words) }
         // A clause or sentence beside the request that is no part of it: "So
         // I'm late, get me a ride to work on MonkeyRide", "bring up my
         // MonkeyPay code, I'm at the counter", "MonkeyFit, that's enough for
@@ -406,6 +456,53 @@ public actor Assistant {
         return []
     }
 
+    /// Words that open a clause saying when or whether a request holds.
+    private static let conditions: Set<String> = [
+        "if", "when", "whenever", "after", "before", "once", "unless", "until", "till", "while", "as", "in", "because", "cause",
+    ]
+
+    /// Whether free text ends by naming an app that is not installed, and
+    /// the words before that name are another request of their own: "send
+    /// Bobo fifty bucks on Venmo" is a payment said to Venmo, not a message
+    /// to Bobo saying "fifty bucks on Venmo" ("send Bobo fifty bucks" is a
+    /// payment). "text Bobo I'm on Venmo now", "remind me to call Bobo in
+    /// March" read as the same request without their ends, and stay.
+    private func saysItToAnotherApp(_ best: Parse, in text: String) -> Bool {
+        guard best.slots.last?.isFreeText == true, best.slotValues[Catalog.appSlot] == nil else { return false }
+        // "… on Venmo", "… using the Uber app": a name written with a
+        // capital, after a word that says where it goes.
+        var words = TypedWord.split(text)[...]
+        if words.last?.word == "app" { words = words.dropLast() }
+        guard let name = words.popLast(), name.startsWithCapital, !Self.notAName.contains(name.word),
+              namedApps(in: [name.word]).isEmpty else { return false }
+        if words.last?.word == "the" { words = words.dropLast() }
+        guard let channel = words.popLast(), Self.channels.contains(channel.word), !words.isEmpty,
+              let head = wholeRequestParses(of: String(text[..<channel.range.lowerBound])).first else { return false }
+        return head.intent != best.intent && !head.slots.contains(where: \.isFreeText)
+    }
+
+    /// A request that names no app, with no free text, beside a clause of
+    /// three words at most that is no part of it: "pause workout, doorbell",
+    /// "cancel my ride, plans changed", "okay I'm back, resume my workout".
+    /// Only one such clause, none that corrects or takes the request back
+    /// ("cancel my ride, no, wait"), and none with free text: "call mum,
+    /// she said" is no request Hark could tell from a remark's words. Not
+    /// beside a question ("Is it raining? Take me to the airport") or a
+    /// condition ("if he calls, cancel my ride"): the request may not be
+    /// meant now.
+    private func closedRequestBesideAFewWords(in text: String, words: [String]) -> [Parse] {
+        let cuts = Self.clauseBreaks(in: text)
+        guard cuts.count == 1, let cut = cuts.first, !text.contains("?"), !Self.correctsItself(words), !words.contains("no"),
+              !Self.takeBacks.contains(where: words.containsRun) else { return [] }
+        for (request, other) in [(text[..<cut.lowerBound], text[cut.upperBound...]), (text[cut.upperBound...], text[..<cut.lowerBound])] {
+            let aside = TextParser.tokenize(String(other))
+            guard (1...3).contains(aside.count), let first = aside.first, !Self.conditions.contains(first) else { continue }
+            let parses = wholeRequestParses(of: String(request))
+            if let best = parses.first, !best.slots.contains(where: \.isFreeText) { return parses }
+        }
+        return []
+    }
+
     /// The readings of `text` without a clause said after the request and
     /// taken into its free text — "pay Bobo 40 bucks for the groceries, I
     /// promised him yesterday", "what rides go to the airport, I've got a
@@ -425,12 +522,25 @@ public actor Assistant {
             // A message's or a note's dictated words (`content`, always free text).
             let isDictated = slot.name == "content"
             if isDictated && isMessage { return nil }
-            guard Self.opensAReason(tail) || (!isDictated && Self.opensARemark(tail)) else { continue }
+            guard Self.opensAReason(tail) || Self.isCourtesy(tail) || (!isDictated && Self.opensARemark(tail)) else { continue }
             let head = wholeRequestParses(of: String(text[..<cut.lowerBound]))
             if let first = head.first, first.app == best.app, first.intent == best.intent { return head }
         }
         return nil
     }
+
+    /// Whether words are only courtesy said to Hark or a tag after a
+    /// request: "thank you ever so much", "thanks, dear", "yeah?", "real
+    /// quick", "if you please".
+    static func isCourtesy(_ words: [String]) -> Bool {
+        guard let first = words.first, courtesyOpeners.contains(first) else { return false }
+        return words.allSatisfy(courtesyWords.contains)
+    }
+
+    private static let courtesyOpeners: Set<String> = ["thank", "thanks", "dear", "please", "yeah", "cheers", "real", "if", "many", "much", "ta"]
+    private static let courtesyWords: Set<String> = courtesyOpeners.union([
+        "you", "so", "much", "very", "ever", "a", "lot", "quick", "kindly", "love", "mate", "my", "in", "advance", "again",
+    ])
 
     /// Whether words open a reason given for a request: "just so I don't
     /// lose it", "because he's waiting", "in case I forget".
@@ -650,6 +760,7 @@ public actor Assistant {
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
                     || Self.takesItBack(words)
+                    || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words))
                     || Self.correctsItself(words) || Self.correctsItself(typed: slot.value)
                     || (slot.name == "taskTitles" && Self.endsNamingAContainer(words))
             }
@@ -733,6 +844,17 @@ public actor Assistant {
     static func takesItBack(_ words: [String]) -> Bool {
         let rest = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
         return rest.count < words.count && retractions.contains(rest)
+    }
+
+    /// Whether free text other than a message's takes the request back
+    /// midway, with more after it: "remind me to, actually forget it, I'll
+    /// remember". A message may say so to its reader ("tell Bobo oh forget
+    /// it, I'll buy it myself").
+    static func retractsMidway(_ words: [String]) -> Bool {
+        words.indices.contains { index in
+            ["no", "wait", "actually", "oh"].contains(words[index])
+                && retractions.contains { words[(index + 1)...].starts(with: $0) }
+        }
     }
 
     /// Whether a task's free text ends by naming where it goes — "paint the
@@ -1609,4 +1731,59 @@ public enum TextReading: Sendable, Equatable {
     case understood(app: String, intent: String, slots: [String: String])
     /// Several apps could take it and none was named: Hark would ask which.
     case whichApp(intent: String, apps: [String])
+}
+
+/// A word of typed text as written: where it is, lowercased without the
+/// punctuation around it ("I’d," → "i'd"), and whether a comma or a full
+/// stop ends it.
+struct TypedWord {
+    let word: String
+    let range: Range<String.Index>
+    let endsClause: Bool
+    let startsWithCapital: Bool
+
+    static func split(_ text: String) -> [TypedWord] {
+        var words: [TypedWord] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard !text[index].isWhitespace else { index = text.index(after: index); continue }
+            let end = text[index...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+            let written = text[index..<end]
+            let word = written.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").trimmingCharacters(in: .punctuationCharacters)
+            if !word.isEmpty {
+                words.append(TypedWord(word: word, range: index..<end, endsClause: written.last.map { ",.;:!?".contains($0) } ?? false,
+                                       startsWithCapital: written.first?.isUppercase ?? false))
+            }
+            index = end
+        }
+        return words
+    }
+}
+
+/// One step of a pattern over words: one of some phrases, perhaps none,
+/// or any number of them one after another.
+enum WordPattern {
+    case one([[String]])
+    case optional([[String]])
+    case many([[String]])
+
+    /// How many words `pattern` matches at the start of `words`; nil when it does not.
+    static func match(_ pattern: [WordPattern], _ words: [String]) -> Int? {
+        var at = 0
+        func phrase(_ phrases: [[String]]) -> Int? {
+            phrases.first { words[at...].starts(with: $0) }?.count
+        }
+        for step in pattern {
+            switch step {
+            case .one(let phrases):
+                guard let length = phrase(phrases) else { return nil }
+                at += length
+            case .optional(let phrases):
+                at += phrase(phrases) ?? 0
+            case .many(let phrases):
+                while let length = phrase(phrases) { at += length }
+            }
+        }
+        return at
+    }
 }

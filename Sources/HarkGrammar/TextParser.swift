@@ -49,7 +49,10 @@ public struct TextParser: Sendable {
     /// Words that may be dropped anywhere at a small cost.
     public var fillers: Set<String> = ["um", "uh", "uhm", "er", "erm", "hmm", "ah", "oh", "well", "okay", "ok", "so", "please", "like",
                                        // typed in a chat box: "ngl can u pull up my msgs rn", "... for pizza lol"
-                                       "ngl", "tbh", "lol", "lmao", "lowkey", "fr", "rn", "literally", "bro"]
+                                       "ngl", "tbh", "lol", "lmao", "lowkey", "fr", "rn", "literally", "bro",
+                                       // said in a hurry or to soften: "ugh cancel my ride", "pull up my
+                                       // packing list real quick", "find my garden club note, dear"
+                                       "ugh", "umm", "uhh", "mm", "real", "quick", "quickly", "dear", "yeah"]
     /// Phrases that may open a request and are ignored: the recognizer's,
     /// and typed, other assistants' names said out of habit ("Hey Google,
     /// find my store list in TasksNotes").
@@ -386,6 +389,25 @@ public struct TextParser: Sendable {
         while let last = words.last, hesitations.contains(last) { words.removeLast(); units.removeLast() }
     }
 
+    /// Courtesy said to Hark at the end of a request, never the end of a
+    /// list's title, a task or a note: "start a list for the church bake
+    /// sale please", "… the theatre tickets, dear", "… thank you ever so much".
+    /// Not "thank you" or "thanks" alone ("remind me to say thank you").
+    public static let courtesyEndings: [[String]] = [
+        ["please"], ["dear"], ["if", "you", "please"], ["thank", "you", "dear"], ["thanks", "dear"],
+        ["thank", "you", "very", "much"], ["thank", "you", "so", "much"], ["thank", "you", "ever", "so", "much"],
+        ["thanks", "a", "lot"], ["thanks", "so", "much"], ["thanks", "very", "much"], ["many", "thanks"],
+    ]
+
+    /// Drops courtesy from the end of free text's words (and their typed
+    /// units), ``courtesyEndings`` one after another, unless nothing else is left.
+    static func trimCourtesy(_ words: inout [String], _ units: inout [Int]) {
+        guard words.count == units.count else { return }
+        while let ending = courtesyEndings.sorted(by: { $0.count > $1.count }).first(where: { words.count > $0.count && words.suffix($0.count).elementsEqual($0) }) {
+            words.removeLast(ending.count); units.removeLast(ending.count)
+        }
+    }
+
     /// The slots of a path; nil when a built-in value does not convert
     /// (such as "february thirtieth").
     private func makeParse(key: IntentKey, hypothesis: Hypothesis, typed: Typed?) -> Parse? {
@@ -417,7 +439,11 @@ public struct TextParser: Sendable {
             case .tag(.endSlot(let name)):
                 guard let index = open.lastIndex(where: { $0.name == name }) else { continue }
                 var slot = open.remove(at: index)
-                if slot.free, slot.values.isEmpty { Self.trimHesitations(&slot.words, &slot.units) }
+                if slot.free, slot.values.isEmpty {
+                    Self.trimHesitations(&slot.words, &slot.units)
+                    // A message's words are the sender's to the end ("… come home please").
+                    if key.intent != "INSendMessageIntent" { Self.trimCourtesy(&slot.words, &slot.units) }
+                }
                 let raw = slot.words.joined(separator: " ")
                 var value = slot.values.first ?? raw
                 if let first = slot.values.first, let type = SpokenValueType(tag: first) {

@@ -572,6 +572,16 @@ struct NaturalPhrasingTests {
         expectBatch(report, coverage: 0.36)
     }
 
+    @Test("the twenty-third batch (hands busy, an older polite speaker, values first; written from the plists alone): none for nobody acted on")
+    func twentyThirdBatch() async throws {
+        let report = try await typedReport(["requests-23.jsonl"], atLeast: 85)
+        // As written (2026-12-03, before any change for it): 20 of 60 read
+        // right (33.3%), 32 the right app and intent (53.3%), 2 of 25 for
+        // nobody acted on or asked "Which app?" ("send Bobo the Great fifty
+        // bucks on Venmo", "remind me to, actually forget it, I'll remember").
+        expectBatch(report, coverage: 0.45)
+    }
+
     @Test("the twenty-second batch's forms: a message of another app's kind, a bare 'no' correcting typed free text, 'what'd', 'with the name', 'forget I said anything'")
     func twentySecondBatchForms() async throws {
         let assistant = try makeAssistant(recognizer: false)
@@ -615,6 +625,56 @@ struct NaturalPhrasingTests {
         #expect(Assistant.plainForms(of: "please you add limes") == ["please add limes"])
         #expect(Assistant.plainForms(of: "I want to go home").isEmpty)
         for text in ["I want pizza", "I need a holiday", "please you are amazing", "by the way, I love you"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+    }
+
+    @Test("courtesy around a request: a long polite opening, 'please', 'dear', 'thank you ever so much' at the end, not in a list's title, a task or a note; a message keeps its words")
+    func courtesyAroundARequest() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("I'd be ever so grateful if you could start a new list in ListOMat for the church bake sale, thank you, dear.", "ListOMat",
+             "INCreateTaskListIntent", ["title": "the church bake sale"]),
+            ("I'd be most grateful if you would request forty dollars from Bobo Jr. on UnicornPay for the theatre tickets, dear.", "MonkeyPay",
+             "INRequestPaymentIntent", ["payer": "Bobo Jr.", "currencyAmount": "forty dollars", "note": "the theatre tickets"]),
+            ("I'm terribly sorry to be a bother, but would you cancel my MonkeyRide ride, dear? My daughter is driving me after all.",
+             "MonkeyRide", "INCancelRideIntent", [:]),
+            ("If it's no trouble, please create a note in TasksNotes saying that the plumber is coming on Thursday, thank you ever so much.",
+             "TasksNotes", "INCreateNoteIntent", ["content": "the plumber is coming on Thursday"]),
+            ("remind me to water the plants in TasksNotes please", "TasksNotes", "INAddTasksIntent", ["taskTitles": "water the plants"]),
+            ("ugh cancel my ride", "MonkeyRide", "INCancelRideIntent", [:]),
+            // A message's words are the sender's, "please" too.
+            ("tell Bobo on MonkeyChat to come home please", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "come home please"]),
+            // "thank you" alone may be a task's words.
+            ("remind me to say thank you in TasksNotes", "TasksNotes", "INAddTasksIntent", ["taskTitles": "say thank you"]),
+        ], by: assistant)
+        #expect(Assistant.withoutCourtesyOpening("I’d be very grateful if you would pay Bobo") == "pay Bobo")
+        #expect(Assistant.withoutCourtesyOpening("Sorry to bother you, but what's my balance") == "what's my balance")
+        #expect(Assistant.withoutCourtesyOpening("I'd be grateful for a ride") == nil)
+        #expect(Assistant.withoutCourtesyOpening("pay Bobo, dear") == nil)
+    }
+
+    @Test("a bare request beside a few words of its own ('pause workout, doorbell'); a list or note the app may not have, named with its kind and app; a request taken back midway")
+    func besideAFewWords() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("pause workout, doorbell", "MonkeyFit", "INPauseWorkoutIntent", [:]),
+            ("cancel my ride, plans changed", "MonkeyRide", "INCancelRideIntent", [:]),
+            ("okay I'm back, resume my workout", "MonkeyFit", "INResumeWorkoutIntent", [:]),
+            ("pull up my packing list in TasksNotes real quick", "TasksNotes", "INSearchForNotebookItemsIntent",
+             ["title": "Packing", "itemType": "taskList"]),
+        ], by: assistant)
+        for text in [
+            "cancel my ride, no, wait",                        // corrected
+            "pause my workout, never mind",                    // taken back
+            "remind me to, actually forget it, I'll remember", // taken back midway
+            "call mum, she said",                              // free text: a remark's words
+            "cancel my ride, he told me, and then he left",    // more than a few words beside it
+            "pull up my packing list",                         // no app: a list no one has
+            "if he calls, cancel my ride",                     // a condition
+            "Is it raining? Take me to the airport",           // beside a question
+        ] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
         }
     }
