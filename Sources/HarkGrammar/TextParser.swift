@@ -399,11 +399,14 @@ public struct TextParser: Sendable {
         ["thanks", "a", "lot"], ["thanks", "so", "much"], ["thanks", "very", "much"], ["many", "thanks"],
     ]
 
+    /// ``courtesyEndings``, the longest first: "thank you dear" before "dear".
+    private static let courtesyEndingsLongestFirst = courtesyEndings.sorted { $0.count > $1.count }
+
     /// Drops courtesy from the end of free text's words (and their typed
     /// units), ``courtesyEndings`` one after another, unless nothing else is left.
     static func trimCourtesy(_ words: inout [String], _ units: inout [Int]) {
         guard words.count == units.count else { return }
-        while let ending = courtesyEndings.sorted(by: { $0.count > $1.count }).first(where: { words.count > $0.count && words.suffix($0.count).elementsEqual($0) }) {
+        while let ending = courtesyEndingsLongestFirst.first(where: { words.count > $0.count && words.suffix($0.count).elementsEqual($0) }) {
             words.removeLast(ending.count); units.removeLast(ending.count)
         }
     }
