@@ -138,6 +138,7 @@ typedef struct fsg_search_mirror_s {
 // public headers.
 extern void *fsg_history_entry_get(void *h, int32_t id);
 extern int32_t fsg_history_n_entries(void *h);
+extern void fsg_history_reset(void *h);
 
 // A search's functions with the frame step wrapped: the search's table
 // pointer points at `functions`, the first field.
@@ -321,6 +322,26 @@ static search_t *collected_search(void *decoder) {
 uint64_t hark_fsg_history_collected(void *decoder) {
     search_t *search = collected_search(decoder);
     return search ? ((collector_t *)search->vt)->freed : 0;
+}
+
+int hark_fsg_history_release(void *decoder) {
+    search_t *search = collected_search(decoder);
+    if (!search) return -1;
+    fsg_search_mirror_t *s = (fsg_search_mirror_t *)search;
+    collector_t *c = (collector_t *)search->vt;
+    if (!s->f.history) return -1;
+    bury(s);
+    fsg_history_reset(s->f.history);
+    c->collected_at = 0;
+    c->frames_since = 0;
+    return 0;
+}
+
+int32_t hark_fsg_history_held(void *decoder) {
+    search_t *search = collected_search(decoder);
+    if (!search) return -1;
+    fsg_search_mirror_t *s = (fsg_search_mirror_t *)search;
+    return s->f.history ? fsg_history_n_entries(s->f.history) : -1;
 }
 
 int hark_fsg_search_work(void *decoder, int64_t *models, int32_t *frames) {

@@ -15,6 +15,10 @@ import Testing
         TestSignals.withWhiteNoise(try MessagingFixture.speech(), level: noiseLevel, seed: 0x9E37_79B9_7F4A_7C15)
     }
 
+    private func held(by decoder: PocketSphinxDecoder) -> Int32 {
+        decoder.state.withLock { state in state.map { hark_fsg_history_held(UnsafeMutableRawPointer($0.decoder)) } ?? -1 }
+    }
+
     private func collected(by decoder: PocketSphinxDecoder) -> UInt64 {
         decoder.state.withLock { state in state.map { hark_fsg_history_collected(UnsafeMutableRawPointer($0.decoder)) } ?? 0 }
     }
@@ -47,5 +51,35 @@ import Testing
         let streamed = try await stream.finish()
         #expect(collected(by: collecting) > freed)
         #expect(!streamed.words.isEmpty)
+    }
+
+    @Test("once an utterance's words are read its word exits are freed, and the next utterance is heard as the first was")
+    func releasedAtTheEnd() async throws {
+        let audio = try noisySpeech(noiseLevel: 0.2)
+        let grammar = try MessagingFixture.grammar()
+        let decoder = try PocketSphinxDecoder(model: AcousticModel())
+        let first = try await decoder.recognize(audio, grammar: grammar)
+        #expect(held(by: decoder) == 0)
+        #expect(!first.words.isEmpty)
+
+        // Streamed and ended, then streamed and cancelled: nothing held either way.
+        let stream = try await decoder.startStream(grammar: grammar)
+        for start in stride(from: 0, to: audio.count, by: 1_600) {
+            try await stream.feed(Array(audio[start..<min(start + 1_600, audio.count)]))
+            if start == 16_000 { #expect(held(by: decoder) > 0) }
+        }
+        let streamed = try await stream.finish()
+        #expect(held(by: decoder) == 0)
+        #expect(!streamed.words.isEmpty)
+        let cancelled = try await decoder.startStream(grammar: grammar)
+        try await cancelled.feed(Array(audio[..<32_000]))
+        #expect(held(by: decoder) > 0)
+        await cancelled.cancel()
+        #expect(held(by: decoder) == 0)
+
+        let again = try await decoder.recognize(audio, grammar: grammar)
+        #expect(again.text == first.text)
+        #expect(again.words.map(\.start) == first.words.map(\.start))
+        #expect(again.confidence == first.confidence)
     }
 }
