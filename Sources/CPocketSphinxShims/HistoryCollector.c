@@ -246,11 +246,17 @@ static void bury(fsg_search_mirror_t *s) {
     }
 }
 
-static int collector_start(void *search) {
-    collector_t *c = *(collector_t **)search;
-    bury(search);
+// Readies the collector for a history about to be emptied: no tombstones
+// left for pocketsphinx to free, nothing collected yet.
+static void start_over(collector_t *c, fsg_search_mirror_t *s) {
+    bury(s);
     c->collected_at = 0;
     c->frames_since = 0;
+}
+
+static int collector_start(void *search) {
+    collector_t *c = *(collector_t **)search;
+    start_over(c, search);
     return c->original->start(search);
 }
 
@@ -328,12 +334,9 @@ int hark_fsg_history_release(void *decoder) {
     search_t *search = collected_search(decoder);
     if (!search) return -1;
     fsg_search_mirror_t *s = (fsg_search_mirror_t *)search;
-    collector_t *c = (collector_t *)search->vt;
     if (!s->f.history) return -1;
-    bury(s);
+    start_over((collector_t *)search->vt, s);
     fsg_history_reset(s->f.history);
-    c->collected_at = 0;
-    c->frames_since = 0;
     return 0;
 }
 
