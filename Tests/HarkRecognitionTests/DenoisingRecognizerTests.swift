@@ -24,9 +24,7 @@ private func withNoise(_ samples: [Int16], rms: Double) -> [Int16] {
 private func stream(_ samples: [Int16], through recognizer: any SpeechRecognizer, grammar: DecoderGrammar)
     async throws -> (partial: PartialRecognition, result: Recognition) {
     let stream = try await recognizer.startStream(grammar: grammar)
-    for start in stride(from: 0, to: samples.count, by: 320) {
-        try await stream.feed(Array(samples[start..<min(samples.count, start + 320)]))
-    }
+    try await stream.feed(samples, inPiecesOf: 320)
     let partial = try await stream.partial()
     return (partial, try await stream.finish())
 }

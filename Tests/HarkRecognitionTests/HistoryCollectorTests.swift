@@ -45,9 +45,7 @@ import Testing
 
         // Streamed in 0.1 s pieces, the partial hypotheses read the history as it is freed.
         let stream = try await collecting.startStream(grammar: grammar)
-        for start in stride(from: 0, to: audio.count, by: 1_600) {
-            try await stream.feed(Array(audio[start..<min(start + 1_600, audio.count)]))
-        }
+        try await stream.feed(audio, inPiecesOf: 1_600)
         let streamed = try await stream.finish()
         #expect(collected(by: collecting) > freed)
         #expect(!streamed.words.isEmpty)
@@ -64,10 +62,9 @@ import Testing
 
         // Streamed and ended, then streamed and cancelled: nothing held either way.
         let stream = try await decoder.startStream(grammar: grammar)
-        for start in stride(from: 0, to: audio.count, by: 1_600) {
-            try await stream.feed(Array(audio[start..<min(start + 1_600, audio.count)]))
-            if start == 16_000 { #expect(held(by: decoder) > 0) }
-        }
+        try await stream.feed(audio[..<17_600], inPiecesOf: 1_600)
+        #expect(held(by: decoder) > 0)
+        try await stream.feed(audio[17_600...], inPiecesOf: 1_600)
         let streamed = try await stream.finish()
         #expect(held(by: decoder) == 0)
         #expect(!streamed.words.isEmpty)

@@ -34,9 +34,7 @@ private extension PocketSphinxDecoder {
         func hear(_ decoder: PocketSphinxDecoder) async throws -> Recognition {
             guard streamed else { return try await decoder.recognize(audio, grammar: grammar) }
             let stream = try await decoder.startStream(grammar: grammar)
-            for start in stride(from: 0, to: audio.count, by: 1_600) {
-                try await stream.feed(Array(audio[start..<min(start + 1_600, audio.count)]))
-            }
+            try await stream.feed(audio, inPiecesOf: 1_600)
             return try await stream.finish()
         }
         let sharing = try PocketSphinxDecoder(model: AcousticModel())
