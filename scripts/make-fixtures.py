@@ -160,6 +160,10 @@ FORCED_READINGS = [
     ("espeak-us", "forced-venmo", "Send twenty dollars to Bobo on Venmo"),
     ("flite-rms", "forced-spotify", "OK Google, play some lo-fi beats on Spotify"),
     ("flite-rms", "forced-news", "And that's the news at six, now over to Sarah with the weather"),
+    # Read well enough word by word, but far worse than free words read
+    # them (CLITests' dictationOutscores).
+    ("flite-rms", "outscored-yoga", "I might try the yoga classes on MonkeyFit next year"),
+    ("flite-rms", "outscored-unicornpay", "honestly UnicornPay is such a weird name for an app"),
 ]
 
 

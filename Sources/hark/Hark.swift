@@ -77,6 +77,9 @@ struct AssistantOptions: ParsableArguments {
     @Flag(help: "Keep a reading forced onto speech it does not fit: a carrier squeezed to its shortest before free text, or most of the grammar's words unlike the audio (rejected by default when --min-confidence is above 0).")
     var keepForcedReadings = false
 
+    @Option(help: ArgumentHelp("Reject a reading that the dictation, free to hear any words, explains better than the grammar's path by more than this many nats of acoustic score per frame, or 'off' (used only when an app has free text and --min-confidence is above 0).", valueName: "nats"))
+    var maxDictationLead: String = String(DecoderOptions.defaultMaximumDictationLead)
+
     @Option(help: ArgumentHelp("While listening, free text at the end of a sentence reads as finished (ended after --free-text-end-silence) when the dictation's language model gives the sentence's end after its last two words at least this probability (0...1; 1 never).", valueName: "probability"))
     var freeTextEndProbability: Double = DecoderOptions.defaultFreeTextEndProbability
 
@@ -140,6 +143,11 @@ extension AssistantOptions {
                 throw ValidationError("--max-pause-in-app-name takes seconds (e.g. 0.1) or 'off', got '\(maxPauseInAppName)'")
             }
         }
+        if maxDictationLead != "off" {
+            guard let nats = Double(maxDictationLead), nats.isFinite else {
+                throw ValidationError("--max-dictation-lead takes nats per frame (e.g. 0.5) or 'off', got '\(maxDictationLead)'")
+            }
+        }
         guard (0...1).contains(freeTextEndProbability) else {
             throw ValidationError("--free-text-end-probability takes a number from 0 to 1 (e.g. 0.06), got \(freeTextEndProbability)")
         }
@@ -159,7 +167,8 @@ extension AssistantOptions {
                        minimumNamedFreeTextConfidence: minNamedFreeTextConfidence,
                        maximumPauseInAppName: maxPauseInAppName == "off" ? nil : Double(maxPauseInAppName),
                        freeTextEndProbability: freeTextEndProbability,
-                       rejectsForcedReadings: !keepForcedReadings)
+                       rejectsForcedReadings: !keepForcedReadings,
+                       maximumDictationLead: maxDictationLead == "off" ? nil : Double(maxDictationLead))
     }
 
     /// The `--decoder-option` settings as pocketsphinx arguments.

@@ -75,7 +75,8 @@ struct CLITests {
         // and the forced-reading rule off: its words are mostly unlike the
         // audio too): it rejects the reading when set above its
         // confidence, and keeps it when set below.
-        let others = ["--min-free-text-confidence", "0", "--min-unnamed-confidence", "0", "--keep-forced-readings"]
+        let others = ["--min-free-text-confidence", "0", "--min-unnamed-confidence", "0", "--keep-forced-readings",
+                      "--max-dictation-lead", "off"]
         let kept = try replay(others + ["--min-confidence", "0"])
         #expect(kept["code"] as? String != "notUnderstood", "\(kept)")
         #expect(kept["confidence"] as? Double == low)
@@ -198,13 +199,15 @@ struct CLITests {
     @Test("among several apps, a request that names none needs to be heard surely: a question about Jupiter is not a question about the driver")
     func unnamedRequestFloor() throws {
         // "How many moons does Jupiter have" (flite rms), forced onto the
-        // sample apps' grammars: "how many minutes away is the driver", 0.34.
+        // sample apps' grammars: "how many minutes away is the driver", 0.34
+        // (the dictation's free words explain it far better too: that
+        // check is off where the reading is kept).
         let clip = Repo.fixtures.appendingPathComponent("flite-rms/oog-jupiter.wav").path
         let rejected = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", clip, "--json"]).out.utf8)) as? [String: Any])
         #expect(rejected["code"] as? String == "notUnderstood", "\(rejected)")
         let confidence = try #require(rejected["confidence"] as? Double)
         #expect(confidence > DecoderOptions.defaultMinimumConfidence && confidence < DecoderOptions.defaultMinimumUnnamedConfidence)
-        let kept = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", clip, "--json", "--min-unnamed-confidence", "0"]).out.utf8)) as? [String: Any])
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(try runHark(["replay", clip, "--json", "--min-unnamed-confidence", "0", "--max-dictation-lead", "off"]).out.utf8)) as? [String: Any])
         #expect(kept["intent"] as? String == "INGetRideStatusIntent", "\(kept)")
         // A request that names its app is the person addressing it: the general floor.
         let named = Repo.fixtures.appendingPathComponent("flite-rms/cancel-ride.wav").path
@@ -227,7 +230,9 @@ struct CLITests {
         // here via monkey … ride", "monkey" and "ride" 0.38 s apart.
         let weather = Repo.fixtures.appendingPathComponent("flite-slt/oog-weather.wav").path
         #expect(try turn(weather)["code"] as? String == "notUnderstood")
-        let pieced = try turn(weather, ["--max-pause-in-app-name", "off"])
+        // (The dictation, free to hear any words, explains it far better
+        // too: that check is off here as well.)
+        let pieced = try turn(weather, ["--max-pause-in-app-name", "off", "--max-dictation-lead", "off"])
         #expect(pieced["code"] as? String != "notUnderstood", "\(pieced)")
         #expect(try pause(in: pieced, between: "monkey", and: "ride") > DecoderOptions.defaultMaximumPauseInAppName)
 
@@ -263,7 +268,7 @@ struct CLITests {
         for (clip, intent, carrier) in [("espeak-us/forced-venmo.wav", "INSendPaymentIntent", "for"),
                                         ("flite-rms/forced-spotify.wav", "INAddTasksIntent", "add")] {
             #expect(try turn(clip)["code"] as? String == "notUnderstood", "\(clip)")
-            let kept = try turn(clip, ["--keep-forced-readings"])
+            let kept = try turn(clip, ["--keep-forced-readings", "--max-dictation-lead", "off"])
             #expect(kept["intent"] as? String == intent, "\(kept)")
             let heard = try words(kept)
             let at = try #require(heard.firstIndex { $0["word"] as? String == carrier && $0["free_text"] as? Bool == false }, "\(heard)")
@@ -275,13 +280,37 @@ struct CLITests {
         // "end that swinging session and save it through monkey fit", most
         // of its words unlike the speech.
         #expect(try turn("flite-rms/forced-news.wav")["code"] as? String == "notUnderstood")
-        let news = try turn("flite-rms/forced-news.wav", ["--keep-forced-readings"])
+        let news = try turn("flite-rms/forced-news.wav", ["--keep-forced-readings", "--max-dictation-lead", "off"])
         #expect(news["intent"] as? String == "INEndWorkoutIntent", "\(news)")
         let grammar = try words(news).filter { $0["free_text"] as? Bool == false }
         let unlike = grammar.filter { ($0["confidence"] as? Double ?? 1) < ForcedReading.unlikeConfidence }
         #expect(Double(unlike.count) > ForcedReading.unlikeShare * Double(grammar.count))
         // A request said plainly is kept.
         #expect(try turn("flite-slt/monkeychat-send-bobo-bananas.wav")["intent"] as? String == "INSendMessageIntent")
+    }
+
+    @Test("a sentence for no app that free words explain far better than the grammar's reading is rejected")
+    func dictationOutscores() throws {
+        func turn(_ name: String, _ options: [String] = []) throws -> [String: Any] {
+            try Self.replayed(Repo.fixtures.appendingPathComponent(name).path, options)
+        }
+        // "I might try the yoga classes on MonkeyFit next year", "honestly
+        // UnicornPay is such a weird name for an app": each read as a
+        // request the app then carries out, passing every other check.
+        for (clip, intent) in [("flite-rms/outscored-yoga.wav", "INStartWorkoutIntent"),
+                               ("flite-rms/outscored-unicornpay.wav", "INGetVisualCodeIntent")] {
+            #expect(try turn(clip)["code"] as? String == "notUnderstood", "\(clip)")
+            let kept = try turn(clip, ["--max-dictation-lead", "off"])
+            #expect(kept["intent"] as? String == intent, "\(kept)")
+            #expect(kept["code"] as? String == "success", "\(kept)")
+            // A limit above its lead keeps it.
+            #expect(try turn(clip, ["--max-dictation-lead", "5"])["intent"] as? String == intent)
+        }
+        // Requests said plainly, with free text and without, are kept.
+        #expect(try turn("flite-slt/monkeychat-send-bobo-bananas.wav")["intent"] as? String == "INSendMessageIntent")
+        #expect(try turn("flite-slt/start-workout.wav")["intent"] as? String == "INStartWorkoutIntent")
+        #expect(try runHark(["replay", Repo.fixtures.appendingPathComponent("flite-rms/outscored-yoga.wav").path,
+                             "--max-dictation-lead", "lots"]).err.contains("--max-dictation-lead takes nats per frame"))
     }
 
     @Test("replay - reads one turn of raw PCM from standard input, and reports word times")
