@@ -777,6 +777,19 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
                     phonePass.withLock { $0 = result }
                 }
             }
+            // The n-gram pass, the rival a reading is judged against
+            // (``DecoderOptions/maximumDictationLead``), reads them too, as
+            // it does while a stream is heard; it is then also the context
+            // free text is transcribed from.
+            let dictation = judgesByDictation(grammar) ? state!.dictation.map { UnsafeSendable($0) } : nil
+            let dictationPass = Mutex<Result<[Segment], any Error>?>(nil)
+            if let dictation {
+                let frameRate = frameRate
+                dictationWorker.async(group: group) {
+                    let result = Result { try Self.decode(samples, with: dictation.value, frameRate: frameRate) }
+                    dictationPass.withLock { $0 = result }
+                }
+            }
             let pass: [Segment]
             do {
                 defer { shared?.end() }
@@ -787,11 +800,22 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
             }
             group.wait()
             let phoneSegments = try phonePass.withLock { $0 }?.get()
-            var recognition = try recognition(of: pass, samples: samples, grammar: grammar, dictated: nil,
+            let dictated = try dictationPass.withLock { $0 }?.get()
+            var recognition = try recognition(of: pass, samples: samples, grammar: grammar, dictated: dictated,
                                               phones: phoneSegments, state: &state!)
             recognition.decodeSeconds = started.secondsElapsed
             return recognition
         }
+    }
+
+    /// Whether a reading against `grammar` is judged against the n-gram
+    /// pass (``DecoderOptions/maximumDictationLead``): where the grammar
+    /// has free text (the n-gram pass then knows the grammar's words, and
+    /// hears every stream), rejects out-of-grammar speech, and there is a
+    /// confidence floor.
+    func judgesByDictation(_ grammar: DecoderGrammar) -> Bool {
+        options.maximumDictationLead != nil && options.minimumConfidence > 0 && grammar.rejectsOutOfGrammar
+            && grammar.graph.hasFreeText
     }
 
     /// A use of the decoder while a stream holds it: a bug, since ``access`` serialises them.
@@ -814,14 +838,6 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
         var segments = segments
         let scored = scoreConfidence(&segments, phones: phones, state: state)
-        // The n-gram pass over the whole utterance, the rival a reading is
-        // judged against: heard while the audio came, or decoded now (it
-        // is then also the context free text is transcribed from).
-        var dictated = dictated
-        if dictated == nil, options.maximumDictationLead != nil, options.minimumConfidence > 0, scored != nil,
-           grammar.rejectsOutOfGrammar, let dictation = state.dictation {
-            dictated = try Self.decode(samples[...], with: dictation, frameRate: frameRate)
-        }
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
         recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)
@@ -855,7 +871,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // Free words explain the audio far better than the grammar's path:
         // speech for no app, the grammar's words squeezed onto it.
         func outscored() -> Bool {
-            guard let limit = options.maximumDictationLead, floor > 0, scored != nil, let dictated,
+            guard judgesByDictation(grammar), let limit = options.maximumDictationLead, floor > 0, scored != nil, let dictated,
                   let lead = Self.dictationLead(of: segments, over: dictated, decoder: decoder) else { return false }
             return lead > limit
         }
