@@ -54,6 +54,12 @@ public final class LiveHearing {
     /// endpointer's speech ends with the last loud frame, a word's
     /// alignment a frame or two either side.
     static let endingOverlap = 0.03
+    /// How much speech may follow a whole sentence's last word before it
+    /// counts as something said that the path has not placed yet (the
+    /// sentence then waits as an unfinished one): more than a word's
+    /// alignment and the endpointer's edge differ by, less than a short
+    /// word ("from", "to").
+    static let unplacedSpeech = 0.15
     /// Samples of 10 ms: the endpointer's frame.
     private static let piece = PCMAudio.recognitionRate / 100
 
@@ -165,13 +171,22 @@ public final class LiveHearing {
                 // chat message via"), and the sentence before them is whole.
                 // Said before the pause ("… little bobo on"), they are a
                 // sentence the person has not finished.
-                endingStart = Double(streamStart) / Double(PCMAudio.recognitionRate) + ending.start
-                if endingStart! >= speechEnd - Self.endingOverlap { sentence = ending.sentence }
+                endingStart = inStream(ending.start, now: now)
+                if let start = endingStart, start >= speechEnd - Self.endingOverlap { sentence = ending.sentence }
+            }
+            // A whole sentence whose words end well before the speech did:
+            // the path has not placed the last thing said, a word that may
+            // begin the rest of the sentence ("show my messages | from … Bobo").
+            var unplaced: Double?
+            if sentence != .unfinished, sentence != .notASentence, let spokenEnd = partial.spokenEnd.flatMap({ inStream($0, now: now) }) {
+                unplaced = speechEnd - spokenEnd
+                if unplaced! > Self.unplacedSpeech { sentence = .unfinished }
             }
             let needed = silenceNeeded(for: sentence)
             assistant.logger.trace("endpointing", metadata: [
                 "endpoint.silence": "\(silence)", "endpoint.partial": "\(partial.text)", "endpoint.sentence": "\(sentence)",
                 "endpoint.speech_end": "\(speechEnd)", "endpoint.ending_start": "\(endingStart.map { "\($0)" } ?? "none")",
+                "endpoint.unplaced": "\(unplaced.map { "\($0)" } ?? "none")",
             ])
             if silence >= needed, let utterance = endpointer.endUtteranceNow() {
                 return try await answer(utterance, endedEarly: needed < configuration.trailingSilence, endpointTime: now,
@@ -179,6 +194,17 @@ public final class LiveHearing {
             }
         }
         return nil
+    }
+
+    /// A time the recognition stream reports (seconds from its start) as a
+    /// time of the whole stream; nil when it lies beyond the audio fed so
+    /// far. pocketsphinx's grammar search numbers its path's frames wrongly
+    /// (later by seconds) once its front end has dropped a long silence
+    /// inside the utterance (`-remove_silence`, a pause of 0.7 s or more),
+    /// so a time past `now` is not a time of this audio and judges nothing.
+    private func inStream(_ time: Double, now: Double) -> Double? {
+        let time = Double(streamStart) / Double(PCMAudio.recognitionRate) + time
+        return time <= now + 0.01 ? time : nil
     }
 
     private func answer(_ utterance: Utterance, endedEarly: Bool, endpointTime: Double,

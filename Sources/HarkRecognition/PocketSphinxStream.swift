@@ -176,8 +176,11 @@ extension PocketSphinxDecoder {
                 let ending = Self.sentenceEndProbability(afterHypothesisOf: dictation)
                 sentence = .endsInFreeText(likelyEnded: ending.map { $0 >= options.freeTextEndProbability } ?? false)
             }
-            let ending = sentence == .unfinished ? Self.completeBeforeEnding(Self.segments(of: decoder), grammar: grammar, frameRate: frameRate) : nil
-            return PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending)
+            let path = sentence == .notASentence ? [] : Self.segments(of: decoder)
+            let ending = sentence == .unfinished ? Self.completeBeforeEnding(path, grammar: grammar, frameRate: frameRate) : nil
+            let spoken = path.last { PhoneLoop.kind(of: $0.token) != nil || Self.spokenWord($0.token) != nil }
+            return PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending,
+                                      spokenEnd: spoken.map { Double($0.endFrame + 1) / frameRate })
         }
     }
 

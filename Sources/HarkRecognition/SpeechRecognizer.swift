@@ -86,6 +86,12 @@ public struct PartialRecognition: Sendable, Equatable {
     /// they began after the speech ended, they are the trailing silence's
     /// noise read as words, and the sentence before them is what was said.
     public var ending: Ending?
+    /// Seconds from the start of the stream to the end of the path's last
+    /// spoken token (a grammar word or a phone of free text; silence and
+    /// fillers not counted); nil when unknown or nothing was said. Speech
+    /// well after it is speech the path has not placed yet: a word that
+    /// may begin the rest of the sentence ("show my messages | from …").
+    public var spokenEnd: Double?
 
     /// The last words of a partial path and the sentence before them.
     public struct Ending: Sendable, Equatable {
@@ -100,10 +106,11 @@ public struct PartialRecognition: Sendable, Equatable {
         }
     }
 
-    public init(text: String, sentence: SentenceReading, ending: Ending? = nil) {
+    public init(text: String, sentence: SentenceReading, ending: Ending? = nil, spokenEnd: Double? = nil) {
         self.text = text
         self.sentence = sentence
         self.ending = ending
+        self.spokenEnd = spokenEnd
     }
 }
 

@@ -21,6 +21,16 @@ private func speechOnly(_ samples: [Int16]) throws -> [Int16] {
     return Array(samples[Int(first.speechStartTime * 16_000)..<Int(last.speechEndTime * 16_000)])
 }
 
+/// espeak-ng's American voice at 160 words a minute (the pause set's
+/// `espeak-us`), as samples at 16 kHz.
+private func spokenByESpeak(_ text: String, _ name: String) throws -> [Int16] {
+    let dir = try temporaryDirectory("streaming")
+    let raw = dir.appendingPathComponent("\(name)-22k.wav").path, wav = dir.appendingPathComponent("\(name).wav").path
+    try run("/usr/bin/espeak-ng", ["-v", "en-us", "-s", "160", "-w", raw, text])
+    try run("/usr/bin/sox", [raw, "-r", "16000", wav])
+    return try WAVReader.read(contentsOf: wav).audio.toRecognitionFormat().int16Samples()
+}
+
 private func silence(_ seconds: Double) -> [Int16] { [Int16](repeating: 0, count: Int(seconds * 16_000)) }
 
 /// Feeds `samples` to `live` in 20 ms pieces, as a microphone would, then ends the stream.
@@ -109,6 +119,24 @@ struct StreamingTests {
         plain.unfinishedSentenceSilence = nil
         let cut = try await hearAcrossPause(first, 1.0, second, configuration: plain)
         #expect(cut.count == 2, "\(cut.map(\.turn?.heard))")
+    }
+
+    @Test("a whole sentence so far whose path has not placed the last word said before a pause waits for the rest of the request")
+    func unplacedWordBeforePause() async throws {
+        // espeak-ng's "show my messages from", then a pause: the grammar's
+        // path reads "show my messages", a whole request, and puts "from"
+        // in the silence after it. The speech went on a quarter of a second
+        // past the path's last word, so the request is not taken as ended
+        // after the short silence; it was cut in two before (the pause set,
+        // docs/measurements.md, "speech the path has not placed").
+        let live = LiveHearing(assistant: try makeStreamingAssistant())
+        let audio = silence(0.5) + (try speechOnly(spokenByESpeak("show my messages from", "from")))
+            + silence(0.6) + (try speechOnly(spokenByESpeak("bobo on monkeychat", "bobo"))) + silence(1.5)
+        let heard = try await hearLive(audio, live)
+        try #require(heard.count == 1, "cut into \(heard.map(\.turn?.heard))")
+        let turn = try #require(heard[0].turn)
+        #expect(turn.intent == "INSearchForMessagesIntent", "heard '\(turn.heard)'")
+        #expect(turn.slots["senders"] == "Bobo", "\(turn.slots)")
     }
 
     @Test("a clatter in which no word of the grammar was heard ends after the plain trailing silence, not the longer wait for an unfinished sentence")
