@@ -759,7 +759,7 @@ public actor Assistant {
                 return names.contains { words.containsRun($0) }
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
-                    || Self.takesItBack(words)
+                    || Self.takesItBack(words) || Self.endsTakingItBack(words)
                     || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words))
                     || Self.correctsItself(words) || Self.correctsItself(typed: slot.value)
                     || (slot.name == "taskTitles" && Self.endsNamingAContainer(words))
@@ -844,6 +844,18 @@ public actor Assistant {
     static func takesItBack(_ words: [String]) -> Bool {
         let rest = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
         return rest.count < words.count && retractions.contains(rest)
+    }
+
+    /// Whether free text, a message's too, ends by taking the request back
+    /// with a word of correction before the retraction: "text Bobo that I'm
+    /// running late, actually never mind", "remind me to call the vet, oh
+    /// forget it". A message ending in the retraction alone ("tell Bobo
+    /// never mind") says it to its reader.
+    static func endsTakingItBack(_ words: [String]) -> Bool {
+        retractions.contains { retraction in
+            guard words.count > retraction.count + 1, words.suffix(retraction.count).elementsEqual(retraction) else { return false }
+            return ["no", "wait", "actually", "oh"].contains(words[words.count - retraction.count - 1])
+        }
     }
 
     /// Whether free text other than a message's takes the request back

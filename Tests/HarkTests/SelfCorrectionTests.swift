@@ -66,6 +66,9 @@ import Testing
         "Book a ride to the airport with MonkeyRide... hang on, scrap that, I'll drive myself",
         "Hey Siri, book a MonkeyRide to the station, wait, no, scratch that, I'll walk.",
         "remind me to, no wait, never mind",
+        // A message whose words end by taking it back (typed, and heard without commas).
+        "Text Little Bobo that I'm running late, actually never mind",
+        "text little bobo on monkey chat that i'm running late actually never mind",
         "yeah, no, I totally agree with you",
         // Two corrections: which is meant is not clear.
         "call Bobo on MonkeyChat, no wait, Little Bobo, no wait, Bobo Jr.",
