@@ -762,7 +762,7 @@ public actor Assistant {
                     || Self.takesItBack(words) || Self.endsTakingItBack(words)
                     || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words))
                     || Self.correctsItself(words) || Self.correctsItself(typed: slot.value)
-                    || (slot.name == "taskTitles" && Self.endsNamingAContainer(words))
+                    || (slot.name == "taskTitles" && (Self.endsNamingAContainer(words) || Self.opensWithAQuestion(words)))
             }
         }
     }
@@ -881,6 +881,17 @@ public actor Assistant {
             ["to", "on", "onto", "into", "in"].contains(tail[index]) && index + 1 < tail.endIndex - 1 && tail[index + 1] != "do"
         }
     }
+
+    /// Whether a task's free text opens with a question word — "remind me
+    /// why we bought this speaker" heard as "remind me to why …", "remind
+    /// me to who you are" —: a question for the person's own memory, not a
+    /// thing to do. A task that asks something further on ("check why the
+    /// sink leaks") is a task.
+    static func opensWithAQuestion(_ words: [String]) -> Bool {
+        words.first.map(questionWords.contains) ?? false
+    }
+
+    private static let questionWords: Set<String> = ["why", "who", "whom", "whose", "how", "whether", "where", "what", "when", "which"]
 
     /// Whether words hold the person correcting themselves — "call the
     /// plumber to my shopping note, no wait, to my house note" —: which part

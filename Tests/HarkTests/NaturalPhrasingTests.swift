@@ -390,6 +390,21 @@ struct NaturalPhrasingTests {
         #expect(!Assistant.endsNamingAContainer(["write", "a", "to", "do", "list"]) && !Assistant.endsNamingAContainer(["make", "a", "list"]))
     }
 
+    @Test("a task that opens with a question word is a question for the person's memory, not a task; one that asks further on is a task")
+    func questionIsNoTask() async throws {
+        let assistant = try makeAssistant()
+        // As the recognizer hears "Remind me why we bought this speaker
+        // again": "to" put in; "Which app?" for a task before.
+        for text in ["remind me to why we bought this speaker again", "remind me at ten to why we're doing this",
+                     "remind me to who you are in TasksNotes", "add what to my grocery list in ListOMat"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+        #expect(await assistant.reading(of: "remind me to check why the sink leaks in TasksNotes")
+                == .understood(app: "TasksNotes", intent: "INAddTasksIntent",
+                               slots: ["taskTitles": "check why the sink leaks"]))
+        #expect(Assistant.opensWithAQuestion(["why", "we", "bought", "this"]) && !Assistant.opensWithAQuestion(["water", "the", "plants"]))
+    }
+
     @Test("the eighteenth batch, written in other styles (chat shorthand, spoken with fillers, polite), reads at least 85% exactly and acts on no sentence for nobody")
     func eighteenthBatch() async throws {
         let report = try await typedReport(["requests-18.jsonl"], atLeast: 85)
