@@ -167,6 +167,26 @@ FORCED_READINGS = [
 ]
 
 
+# A request with a pause inside it, made as scripts/make-pause-set.py makes
+# the pause set (not in the manifest; StreamingTests' coldFirstRequest):
+# espeak-ng's "Call Little Bobo on … MonkeyChat", which a listener just
+# started heard as "tell little bobo on monday or".
+PAUSED = [("espeak-us", "paused-audio-call", "Call Little Bobo on", 0.5, "MonkeyChat")]
+
+
+def synthesise_paused(voice, first, pause, second, path):
+    """`first`, `pause` seconds of silence, then `second`, each trimmed to
+    its speech, with 0.4 s of silence either side (the pause set's layout)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, "a.wav"), os.path.join(tmp, "b.wav")
+        speak_trimmed(voice, first, a, tmp)
+        speak_trimmed(voice, second, b, tmp)
+        edge, gap = os.path.join(tmp, "edge.wav"), os.path.join(tmp, "gap.wav")
+        subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", edge, "trim", "0", "0.4"], check=True)
+        subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
+        subprocess.run(["sox", "-R", edge, a, gap, b, edge, path], check=True)
+
+
 def synthesise(voice, text, path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -290,6 +310,8 @@ def main():
         synthesise(line["voice"], line["text"], os.path.join(ROOT, line["audio"]))
     for voice, name, text in DEMO_ANSWERS + FORCED_READINGS:
         synthesise(voice, text, os.path.join(ROOT, voice, name + ".wav"))
+    for voice, name, first, pause, second in PAUSED:
+        synthesise_paused(voice, first, pause, second, os.path.join(ROOT, voice, name + ".wav"))
     write_manifest(os.path.join(ROOT, "manifest.jsonl"), lines)
     print(f"wrote {len(lines)} fixtures to {os.path.normpath(ROOT)}", file=sys.stderr)
 

@@ -91,10 +91,10 @@ extension PocketSphinxDecoder {
             cmn.pointee.nframe = frames
         }
 
-        /// Sets `decoder`'s running mean to `mean`, weighted as sphinxbase
-        /// weights the model's starting mean (`CMN_WIN`, 500 frames).
-        static func set(_ decoder: OpaquePointer, to mean: [Float]) {
-            let frames: Int32 = 500
+        /// Sets `decoder`'s running mean to `mean`, weighted as `frames`
+        /// frames of speech (by default sphinxbase's window, `CMN_WIN`: a
+        /// session that has heard the speaker for a while).
+        static func set(_ decoder: OpaquePointer, to mean: [Float], frames: Int32 = 500) {
             RunningMean(decoder: decoder, mean: mean, sum: mean.map { $0 * Float(frames) }, frames: frames).restore()
         }
 
@@ -106,9 +106,40 @@ extension PocketSphinxDecoder {
         }
     }
 
+    /// How much of a stream a listener that has heard no speech yet waits
+    /// for before decoding it, to start its running mean from: 0.8 s, the
+    /// endpointer's 0.3 s before the speech and half a second of it.
+    ///
+    /// The model's starting mean suits the speech it was trained on; a
+    /// voice or microphone far from it (espeak-ng's: second and fourth
+    /// coefficients 5.2 and 21.3 where the model starts from -5.3 and
+    /// 5.1) was heard with it until the mean first followed the speech, a
+    /// second in, and the words already decoded stayed misheard ("call
+    /// little bobo on …" as "tell little bobo on monday or"). Waiting
+    /// costs nothing at the end of the utterance: the held audio is
+    /// decoded at once, at some 25 times real time.
+    static let coldStartSamples = 8 * PCMAudio.recognitionRate / 10
+
+    /// Whether the running mean has followed no speech yet: the model's
+    /// starting mean, as a `hark listen` just started has it (and keeps
+    /// after an utterance with no word heard, which leaves the mean as it
+    /// was).
+    func listensCold() -> Bool {
+        state.withLock { state in
+            guard let decoder = state?.decoder, let mean = RunningMean(of: decoder) else { return false }
+            return mean.frames == 0
+        }
+    }
+
     /// Takes the decoder for a stream: builds the grammar's search and
     /// starts the utterance on it, and on the side passes' decoders.
-    func beginStream(_ grammar: DecoderGrammar) throws -> SidePasses {
+    ///
+    /// - Parameter samples: The stream's first samples, to start every
+    ///   pass's running mean from (their cepstral mean, weighted as the
+    ///   frames they hold: sphinxbase's starting mean counts none, so the
+    ///   mean follows the speech from there); an utterance in which no word
+    ///   is heard puts back the mean as it was before.
+    func beginStream(_ grammar: DecoderGrammar, startingMeansFrom samples: [Int16]? = nil) throws -> SidePasses {
         try state.withLock { (state: inout State?) throws -> SidePasses in
             guard state != nil else { throw RecognitionError("decoder is closed") }
             guard !state!.streaming else { throw Self.busy }
@@ -119,6 +150,9 @@ extension PocketSphinxDecoder {
             var started: [OpaquePointer] = []
             let decoders = [state!.decoder, side.dictation?.value, side.phones?.value].compactMap { $0 }
             side.means = decoders.compactMap { RunningMean(of: $0) }
+            if let samples, let mean = try Self.cepstralMean(of: samples, with: state!.decoder) {
+                for decoder in decoders { RunningMean.set(decoder, to: mean, frames: Int32(samples.count / (PCMAudio.recognitionRate / 100))) }
+            }
             do {
                 for decoder in decoders {
                     try Self.startUtterance(decoder, collectingHistory: options.collectsSearchHistory)
@@ -347,7 +381,12 @@ final class PocketSphinxStream: RecognitionStream {
                 let started = ContinuousClock.now
                 defer { p.decodeSeconds += started.secondsElapsed }
                 if case .undecided = p.mode {
-                    p.mode = .streaming(try recognizer.beginStream(grammar))
+                    let cold = recognizer.listensCold()
+                    // Wait for enough speech to start the running mean from
+                    // (``PocketSphinxDecoder/coldStartSamples``); a shorter
+                    // utterance is decoded whole by `finish`.
+                    if cold, p.samples.count < PocketSphinxDecoder.coldStartSamples { return }
+                    p.mode = .streaming(try recognizer.beginStream(grammar, startingMeansFrom: cold ? p.samples : nil))
                 }
                 guard case .streaming(let side) = p.mode else { return }
                 let new = Array(p.samples[p.decoded...])
