@@ -174,17 +174,24 @@ FORCED_READINGS = [
 PAUSED = [("espeak-us", "paused-audio-call", "Call Little Bobo on", 0.5, "MonkeyChat")]
 
 
+def join_with_pause(first_wav, pause, second_wav, path, tmp):
+    """The pause set's layout (scripts/make-pause-set.py): 0.4 s of silence,
+    `first_wav`, `pause` seconds of silence, `second_wav`, 0.4 s of silence.
+    -R: the same samples every run."""
+    edge, gap = os.path.join(tmp, "edge.wav"), os.path.join(tmp, "gap.wav")
+    subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", edge, "trim", "0", "0.4"], check=True)
+    subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
+    subprocess.run(["sox", "-R", edge, first_wav, gap, second_wav, edge, path], check=True)
+
+
 def synthesise_paused(voice, first, pause, second, path):
     """`first`, `pause` seconds of silence, then `second`, each trimmed to
-    its speech, with 0.4 s of silence either side (the pause set's layout)."""
+    its speech, laid out as the pause set is (`join_with_pause`)."""
     with tempfile.TemporaryDirectory() as tmp:
         a, b = os.path.join(tmp, "a.wav"), os.path.join(tmp, "b.wav")
         speak_trimmed(voice, first, a, tmp)
         speak_trimmed(voice, second, b, tmp)
-        edge, gap = os.path.join(tmp, "edge.wav"), os.path.join(tmp, "gap.wav")
-        subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", edge, "trim", "0", "0.4"], check=True)
-        subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
-        subprocess.run(["sox", "-R", edge, a, gap, b, edge, path], check=True)
+        join_with_pause(a, pause, b, path, tmp)
 
 
 def synthesise(voice, text, path):

@@ -24,7 +24,6 @@ import argparse
 import importlib.util
 import json
 import os
-import subprocess
 import tempfile
 
 # The fixtures' own voices and folder, from the script that makes them.
@@ -68,8 +67,6 @@ def main():
 
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
-        silence = os.path.join(tmp, "edge.wav")
-        subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", silence, "trim", "0", "0.4"], check=True)
         for case in requests:
             words = case["text"].split()
             at = split_point(words)
@@ -83,10 +80,8 @@ def main():
                 fixtures.speak_trimmed(voice, first, a, tmp)
                 fixtures.speak_trimmed(voice, second, b, tmp)
                 for pause in pauses:
-                    gap = os.path.join(tmp, "gap.wav")
-                    subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", gap, "trim", "0", str(pause)], check=True)
                     name = f"{voice}/{case_id}-{round(pause * 1000)}.wav"
-                    subprocess.run(["sox", "-R", silence, a, gap, b, silence, os.path.join(args.out, name)], check=True)
+                    fixtures.join_with_pause(a, pause, b, os.path.join(args.out, name), tmp)
                     label = {k: case[k] for k in ("app", "intent", "slots", "text") if k in case}
                     label.update({"audio": name, "voice": voice, "set": "pause", "pause": pause, "pause_after": first})
                     lines.append(label)
