@@ -355,3 +355,12 @@ int hark_fsg_search_work(void *decoder, int64_t *models, int32_t *frames) {
     if (frames) *frames = s->f.frame;
     return 0;
 }
+
+int hark_fsg_search_final(void *decoder, int final) {
+    search_t *search = collected_search(decoder);
+    if (!search) return -1;
+    fsg_search_mirror_t *s = (fsg_search_mirror_t *)search;
+    int previous = s->f.final;
+    s->f.final = final ? 1 : 0;
+    return previous;
+}

@@ -68,6 +68,72 @@ public final class DecoderGrammar: Sendable {
         return longest
     }
 
+    /// Whether a hypothesis (pocketsphinx's tokens) stops inside the name
+    /// of an app after two of its words or more ("… on monkey to"): its
+    /// last words begin one of ``appNames``, and the grammar goes on there
+    /// with the rest of that name and nothing else. A person does not pause
+    /// there (a request whose app's name is heard with a pause inside it is
+    /// rejected: ``DecoderOptions/maximumPauseInAppName``); silence after
+    /// such a path is the end of what was said, which the search has not
+    /// yet read as a whole sentence. One word is not enough: "you" begins
+    /// UnicornPay's "you nee corn pay", and "show my … payment code" was
+    /// read "show my you" at the pause.
+    func stopsInsideAppName(_ tokens: [String]) -> Bool {
+        guard let symbols = Self.symbols(of: tokens), let next = continuations(of: symbols),
+              next.count == 1, case .word(let word)? = next.first else { return false }
+        return appNames.contains { name in
+            name.count > 2 && (2..<name.count).contains { begun in
+                name[begun] == word && symbols.suffix(begun).elementsEqual(name.prefix(begun).map { .word($0) })
+            }
+        }
+    }
+
+    /// What a hypothesis reads as without its last word, when that word
+    /// follows free text and begins naming an app ("… in", before "…
+    /// MonkeyChat") in a sentence that has named its app already, before
+    /// the free text ("send a message to Bobo on MonkeyChat saying see you
+    /// soon in"): a sentence does not name its app twice, and the word is
+    /// the free text's last sound read as a word of the grammar. Nil
+    /// otherwise.
+    func readingWithoutAppRenamed(_ tokens: [String]) -> SentenceReading? {
+        guard let symbols = Self.symbols(of: tokens), symbols.count >= 2, case .word = symbols.last,
+              symbols[symbols.count - 2] == .dictation,
+              let next = continuations(of: symbols), !next.isEmpty else { return nil }
+        let firstWords = Set(appNames.compactMap(\.first).map { WordAutomaton.Symbol.word($0) })
+        guard next.isSubset(of: firstWords) else { return nil }
+        let freeTextStart = symbols.dropLast().lastIndex { $0 != .dictation }.map { $0 + 1 } ?? 0
+        let before = symbols[..<freeTextStart].compactMap { symbol -> String? in
+            if case .word(let word) = symbol { word } else { nil }
+        }
+        guard namesApp(before), let last = tokens.lastIndex(where: { PocketSphinxDecoder.spokenWord($0) != nil && PhoneLoop.kind(of: $0) == nil }) else { return nil }
+        return reading(of: Array(tokens[..<last]))
+    }
+
+    /// A hypothesis's tokens as the automaton's symbols (fillers and
+    /// silences left out); nil when it holds words of the garbage loop.
+    private static func symbols(of tokens: [String]) -> [WordAutomaton.Symbol]? {
+        var symbols: [WordAutomaton.Symbol] = []
+        for token in tokens {
+            switch PhoneLoop.kind(of: token) {
+            case .garbage: return nil
+            case .dictation: symbols.append(.dictation)
+            case nil:
+                if let word = PocketSphinxDecoder.spokenWord(token) { symbols.append(.word(word)) }
+            }
+        }
+        return symbols
+    }
+
+    /// What may follow `symbols` in the grammar, a leading phrase allowed
+    /// before them; nil when they begin no sentence.
+    private func continuations(of symbols: [WordAutomaton.Symbol]) -> Set<WordAutomaton.Symbol>? {
+        var next = automaton.continuations(of: symbols)
+        for phrase in leadingPhrases where next == nil && symbols.starts(with: phrase.map { .word($0) }) {
+            next = automaton.continuations(of: symbols.dropFirst(phrase.count))
+        }
+        return next
+    }
+
     /// The same for grammars the decoder searches the same way: a new
     /// assistant over the same apps and vocabulary reuses the decoder's
     /// search instead of rebuilding it.
@@ -98,16 +164,7 @@ public final class DecoderGrammar: Sendable {
     /// text to little bobo on …", the message taking "on"), which ended
     /// the utterance there.
     func reading(of tokens: [String]) -> SentenceReading {
-        var symbols: [WordAutomaton.Symbol] = []
-        for token in tokens {
-            switch PhoneLoop.kind(of: token) {
-            case .garbage: return .notASentence
-            case .dictation: symbols.append(.dictation)
-            case nil:
-                if let word = PocketSphinxDecoder.spokenWord(token) { symbols.append(.word(word)) }
-            }
-        }
-        guard let last = symbols.last else { return .notASentence }
+        guard let symbols = Self.symbols(of: tokens), let last = symbols.last else { return .notASentence }
         var best = automaton.reading(of: symbols)
         for phrase in leadingPhrases where best == .notASentence && symbols.starts(with: phrase.map { .word($0) }) {
             best = automaton.reading(of: symbols.dropFirst(phrase.count))

@@ -1,4 +1,5 @@
 import CPocketSphinx
+import CPocketSphinxShims
 import Foundation
 import HarkAudio
 import Synchronization
@@ -203,19 +204,49 @@ extension PocketSphinxDecoder {
     func streamPartial(_ grammar: DecoderGrammar, side: SidePasses) throws -> PartialRecognition {
         try state.withLock { (state: inout State?) throws -> PartialRecognition in
             guard let decoder = state?.decoder, state!.streaming else { throw RecognitionError("the stream was already ended") }
-            let tokens = Self.hypothesis(of: decoder).split(separator: " ").map(String.init)
-            let words = tokens.compactMap { PhoneLoop.kind(of: $0) == nil ? Self.spokenWord($0) : nil }
+            var tokens = Self.hypothesis(of: decoder).split(separator: " ").map(String.init)
             var sentence = grammar.reading(of: tokens)
+            var wholePath: [Segment]?
+            if sentence == .unfinished, let reading = grammar.readingWithoutAppRenamed(tokens) {
+                sentence = reading
+            } else if sentence == .unfinished, grammar.stopsInsideAppName(tokens), let whole = Self.bestWholeSentence(of: decoder) {
+                // What the search would read were the utterance to end here.
+                let reading = grammar.reading(of: whole.map(\.token))
+                if reading != .notASentence, reading != .unfinished {
+                    sentence = reading
+                    wholePath = whole
+                    tokens = whole.map(\.token)
+                }
+            }
+            let words = tokens.compactMap { PhoneLoop.kind(of: $0) == nil ? Self.spokenWord($0) : nil }
             if case .endsInFreeText = sentence, let dictation = side.dictation?.value {
                 let ending = Self.sentenceEndProbability(afterHypothesisOf: dictation)
                 sentence = .endsInFreeText(likelyEnded: ending.map { $0 >= options.freeTextEndProbability } ?? false)
             }
-            let path = sentence == .notASentence ? [] : Self.segments(of: decoder)
+            let path = sentence == .notASentence ? [] : wholePath ?? Self.segments(of: decoder)
             let ending = sentence == .unfinished ? Self.completeBeforeEnding(path, grammar: grammar, frameRate: frameRate) : nil
             let spoken = path.last { PhoneLoop.kind(of: $0.token) != nil || Self.spokenWord($0.token) != nil }
             return PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending,
                                       spokenEnd: spoken.map { Double($0.endFrame + 1) / frameRate })
         }
+    }
+
+    /// The segments of the best path so far that ends in the grammar's
+    /// final state, as the search reads the utterance when it ends; nil
+    /// when there is none. The best path so far may stop inside a sentence
+    /// while the search would read a whole one: fast speech's "what is new
+    /// on monkey chat" was best read, a third of a second after it, as free
+    /// text and "on monkey to" (MonkeyTodo's name begun), and waited as an
+    /// unfinished sentence until the search ended and read it whole.
+    static func bestWholeSentence(of decoder: OpaquePointer) -> [Segment]? {
+        let raw = UnsafeMutableRawPointer(decoder)
+        let saved = hark_fsg_search_final(raw, 1)
+        guard saved >= 0 else { return nil }
+        defer { _ = hark_fsg_search_final(raw, saved) }
+        var score: Int32 = 0
+        guard ps_get_hyp(decoder, &score) != nil else { return nil }
+        let segments = Self.segments(of: decoder)
+        return segments.isEmpty ? nil : segments
     }
 
     /// The most spoken tokens (grammar words or free-text phones) an

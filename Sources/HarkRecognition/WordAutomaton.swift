@@ -89,6 +89,21 @@ struct WordAutomaton: Hashable {
         return !current.isDisjoint(with: finals)
     }
 
+    /// What may come next after exactly `symbols` (as ``reading(of:)``
+    /// reads them); nil when they begin no sentence.
+    func continuations(of symbols: some Sequence<Symbol>) -> Set<Symbol>? {
+        var current = epsilonClosure([start])
+        for symbol in symbols {
+            var next: Set<Int> = []
+            for s in current {
+                for t in transitions[s] where t.symbol == symbol { next.insert(t.to) }
+            }
+            if next.isEmpty { return nil }
+            current = epsilonClosure(next)
+        }
+        return Set(current.flatMap { transitions[$0].map(\.symbol) })
+    }
+
     /// Whether the automaton accepts exactly `symbols` (a dictation symbol
     /// only where the automaton has free text, a word only where it has
     /// that word), and if so whether a longer sentence could follow.

@@ -119,6 +119,44 @@ struct TwoPassDecodingTests {
         #expect(PocketSphinxDecoder.completeBeforeEnding(path(["send", "a", "message", "to"]), grammar: g, frameRate: 100) == nil)
     }
 
+    @Test("a path that stops two words into an app's name, or names its app again after free text, is not a person pausing inside a sentence")
+    func endingsNoOnePausesAt() throws {
+        let file = try GrammarParser.parse("""
+            slot recipients: contacts
+            slot content: text
+            list contacts:
+                bobo
+            rule app = monkey chat | monkey to do | you nee corn pay
+            intent INSendMessageIntent:
+                send a message to {recipients} [on <app>] [saying {content}] [in <app>]
+            intent INSearchForMessagesIntent:
+                show my messages on <app>
+            """, path: "names.hark")
+        let g = DecoderGrammar(graph: try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)]),
+                               dictation: DictationVocabulary(), appNames: [["monkey", "chat"], ["monkey", "to", "do"], ["you", "nee", "corn", "pay"]], appCount: 3)
+        func words(_ s: String) -> [String] { s.split(separator: " ").map(String.init) }
+        // Two words of MonkeyTodo's name, which only "do" can end.
+        #expect(g.reading(of: words("show my messages on monkey to")) == .unfinished)
+        #expect(g.stopsInsideAppName(words("show my messages on monkey to") + ["<sil>"]))
+        // One word of a name is not enough, even where only the name can
+        // follow: "you" is a word people say ("show my … you" at a pause).
+        #expect(g.reading(of: words("show my messages on you")) == .unfinished)
+        #expect(!g.stopsInsideAppName(words("show my messages on you")))
+        #expect(!g.stopsInsideAppName(words("show my messages on monkey")))
+        #expect(!g.stopsInsideAppName(words("show my messages on")))
+        #expect(!g.stopsInsideAppName(words("show my messages on monkey to do")))
+
+        let free = PhoneLoop.word("AH", .dictation), message = [String](repeating: free, count: 6)
+        // "… on monkey chat saying <free text> in": the app is named already, so "in" is the free text's last sound.
+        let renamed = words("send a message to bobo on monkey chat saying") + message + ["in"]
+        #expect(g.reading(of: renamed) == .unfinished)
+        #expect(g.readingWithoutAppRenamed(renamed) == .endsInFreeText(likelyEnded: false))
+        // Not named before the free text: "in" may begin the naming the sentence still needs.
+        #expect(g.readingWithoutAppRenamed(words("send a message to bobo saying") + message + ["in"]) == nil)
+        // "in monkey": two words after the free text, still a naming to finish.
+        #expect(g.readingWithoutAppRenamed(words("send a message to bobo on monkey chat saying") + message + ["in", "monkey"]) == nil)
+    }
+
     @Test("a sentence ending in free text is whole once the free text is; the language model judges whether its words end a sentence")
     func freeTextEnding() throws {
         let g = try grammar()

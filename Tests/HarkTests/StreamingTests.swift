@@ -139,6 +139,38 @@ struct StreamingTests {
         #expect(turn.slots["senders"] == "Bobo", "\(turn.slots)")
     }
 
+    @Test("a request whose path so far stops inside an app's name, or names its app a second time after free text, does not wait as an unfinished sentence")
+    func noPauseInsideNames() async throws {
+        func heard(_ fixture: String) async throws -> HeardUtterance {
+            let path = Repo.fixtures.appendingPathComponent(fixture).path
+            let audio = try WAVReader.read(contentsOf: path).audio.toRecognitionFormat().int16Samples()
+            // A decoder of its own: its running mean starts where a
+            // listener's does, not where the suite's other tests left it.
+            let fresh = try makeAssistant(decoder: try PocketSphinxDecoder(model: AcousticModel()))
+            let heard = try await hearLive(audio + silence(1.5), LiveHearing(assistant: fresh, passingUnheard: true))
+            try #require(heard.count == 1, "cut into \(heard.map(\.turn?.heard))")
+            return heard[0]
+        }
+        // Fast speech: a third of a second after "what is new on
+        // MonkeyChat", the best path read "… on monkey to", MonkeyTodo's
+        // name begun, and waited 1.2 s as an unfinished sentence; the path
+        // through a whole sentence reads the request.
+        let fast = try await heard("espeak-rp-fast/search-messages.wav")
+        let fastTurn = try #require(fast.turn, "not answered")
+        #expect(fastTurn.intent == "INSearchForMessagesIntent", "heard '\(fastTurn.heard)'")
+        let fastWait = fast.endpointTime - fast.utterance.speechEndTime
+        #expect(fast.endedEarly && fastWait < 0.6, "waited \(fastWait) s of silence")
+        // "… on MonkeyChat saying see you soon", the path ending "… in", as
+        // if MonkeyChat were to be named again: read as the message's end,
+        // which waits the trailing silence (0.8 s), not the 1.2 s an
+        // unfinished sentence waits.
+        let message = try await heard("espeak-us/send-message.wav")
+        let messageTurn = try #require(message.turn, "not answered")
+        #expect(messageTurn.intent == "INSendMessageIntent", "heard '\(messageTurn.heard)'")
+        let messageWait = message.endpointTime - message.utterance.speechEndTime
+        #expect(messageWait < 1.0, "waited \(messageWait) s of silence")
+    }
+
     @Test("a listener just started waits for its first 0.8 s of speech and starts its running mean from it, so the first request is heard as a replay hears it")
     func coldFirstRequest() async throws {
         // espeak-ng's "Call Little Bobo on … MonkeyChat" (the pause set's

@@ -95,6 +95,16 @@ int32_t hark_fsg_history_held(void *decoder);
 /// installed on the current search (its layout checks hold).
 int hark_fsg_search_work(void *decoder, int64_t *models, int32_t *frames);
 
+/// Sets whether the decoder's grammar search reads its hypothesis and
+/// segments (`ps_get_hyp`, `ps_seg_iter`) as at the end of an utterance,
+/// from the best path that ends in the grammar's final state, or as
+/// pocketsphinx does while the utterance goes on, from the best path of
+/// any state. pocketsphinx sets it itself when an utterance starts (off)
+/// and ends (on); the search's steps do not read it. Returns the previous
+/// setting (0 or 1), or -1 unless the history collector is installed on
+/// the current search (its layout checks hold; nothing changed).
+int hark_fsg_search_final(void *decoder, int final);
+
 #endif
 
 #ifndef C_POCKETSPHINX_SHIMS_SCORE_CACHE
