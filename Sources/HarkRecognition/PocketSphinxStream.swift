@@ -152,7 +152,8 @@ extension PocketSphinxDecoder {
             let decoders = [state!.decoder, side.dictation?.value, side.phones?.value].compactMap { $0 }
             side.means = decoders.compactMap { RunningMean(of: $0) }
             if let samples, let mean = try Self.cepstralMean(of: samples, with: state!.decoder) {
-                for decoder in decoders { RunningMean.set(decoder, to: mean, frames: Int32(samples.count / (PCMAudio.recognitionRate / 100))) }
+                let frames = Int32(Double(samples.count) / Double(PCMAudio.recognitionRate) * frameRate)
+                for decoder in decoders { RunningMean.set(decoder, to: mean, frames: frames) }
             }
             do {
                 for decoder in decoders {
