@@ -109,6 +109,28 @@ public final class DecoderGrammar: Sendable {
         return reading(of: Array(tokens[..<last]))
     }
 
+    /// What a hypothesis reads as without free text of fewer than
+    /// ``shortestEndedFreeText`` phones at its end, when the words before
+    /// them are a whole sentence ending in an app's name ("send a message
+    /// to Bobo on monkey chat" and two phones): the phones are the name's
+    /// last sound ("… ch | aa t"), as its path placed it, not a message
+    /// begun. Nil otherwise. (After other words, "send a text to little
+    /// bobo | on", the phones are a word of a sentence the person has not
+    /// finished.)
+    func readingWithoutNameTail(_ tokens: [String]) -> SentenceReading? {
+        guard let symbols = Self.symbols(of: tokens) else { return nil }
+        let phones = symbols.reversed().prefix { $0 == .dictation }.count
+        guard (1..<Self.shortestEndedFreeText).contains(phones) else { return nil }
+        let before = symbols.dropLast(phones)
+        guard appNames.contains(where: { name in before.suffix(name.count).elementsEqual(name.map { .word($0) }) && before.count >= name.count })
+        else { return nil }
+        var kept = tokens
+        while let last = kept.last, PhoneLoop.kind(of: last) == .dictation || PocketSphinxDecoder.spokenWord(last) == nil { kept.removeLast() }
+        let reading = reading(of: kept)
+        guard case .complete = reading else { return nil }
+        return reading
+    }
+
     /// A hypothesis's tokens as the automaton's symbols (fillers and
     /// silences left out); nil when it holds words of the garbage loop.
     private static func symbols(of tokens: [String]) -> [WordAutomaton.Symbol]? {

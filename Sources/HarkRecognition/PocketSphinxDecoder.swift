@@ -838,6 +838,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
         var segments = segments
         let scored = scoreConfidence(&segments, phones: phones, state: state)
+        // A phone or three of free text after the app's name that ends the
+        // sentence are the name's last sound, not a message: the n-gram
+        // pass would find a word in them ("send a message to Bobo on
+        // MonkeyChat" heard with the message "shot").
+        if grammar.readingWithoutNameTail(segments.map(\.token)) != nil {
+            while let last = segments.last, PhoneLoop.kind(of: last.token) == .dictation || Self.spokenWord(last.token) == nil {
+                segments.removeLast()
+            }
+        }
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
         recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)

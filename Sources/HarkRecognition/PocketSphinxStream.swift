@@ -208,7 +208,7 @@ extension PocketSphinxDecoder {
             var tokens = Self.hypothesis(of: decoder).split(separator: " ").map(String.init)
             var sentence = grammar.reading(of: tokens)
             var wholePath: [Segment]?
-            if sentence == .unfinished, let reading = grammar.readingWithoutAppRenamed(tokens) {
+            if sentence == .unfinished, let reading = grammar.readingWithoutAppRenamed(tokens) ?? grammar.readingWithoutNameTail(tokens) {
                 sentence = reading
             } else if sentence == .unfinished, grammar.stopsInsideAppName(tokens), let whole = Self.bestWholeSentence(of: decoder) {
                 // What the search would read were the utterance to end here.

@@ -119,7 +119,7 @@ struct TwoPassDecodingTests {
         #expect(PocketSphinxDecoder.completeBeforeEnding(path(["send", "a", "message", "to"]), grammar: g, frameRate: 100) == nil)
     }
 
-    @Test("a path that stops two words into an app's name, or names its app again after free text, is not a person pausing inside a sentence")
+    @Test("a path that stops two words into an app's name, names its app again after free text, or reads the name's last sound as free text, is not a person pausing inside a sentence")
     func endingsNoOnePausesAt() throws {
         let file = try GrammarParser.parse("""
             slot recipients: contacts
@@ -129,6 +129,7 @@ struct TwoPassDecodingTests {
             rule app = monkey chat | monkey to do | you nee corn pay
             intent INSendMessageIntent:
                 send a message to {recipients} [on <app>] [saying {content}] [in <app>]
+                tell {recipients} [on <app>] [{content}]
             intent INSearchForMessagesIntent:
                 show my messages on <app>
             """, path: "names.hark")
@@ -155,6 +156,14 @@ struct TwoPassDecodingTests {
         #expect(g.readingWithoutAppRenamed(words("send a message to bobo saying") + message + ["in"]) == nil)
         // "in monkey": two words after the free text, still a naming to finish.
         #expect(g.readingWithoutAppRenamed(words("send a message to bobo on monkey chat saying") + message + ["in", "monkey"]) == nil)
+
+        // Two phones of free text right after the app's name: its last sound, not a message begun.
+        let tail = words("tell bobo on monkey chat") + [free, "<sil>", free]
+        #expect(g.reading(of: tail) == .unfinished)
+        #expect(g.readingWithoutNameTail(tail) == .complete(extendable: true))
+        // Four phones are a message; after a contact's name ("tell bobo | on"), a word not yet finished.
+        #expect(g.readingWithoutNameTail(words("tell bobo on monkey chat") + [free, free, free, free]) == nil)
+        #expect(g.readingWithoutNameTail(words("tell bobo") + [free, free]) == nil)
     }
 
     @Test("a sentence ending in free text is whole once the free text is; the language model judges whether its words end a sentence")
