@@ -105,30 +105,34 @@ public final class DecoderGrammar: Sendable {
         let before = symbols[..<freeTextStart].compactMap { symbol -> String? in
             if case .word(let word) = symbol { word } else { nil }
         }
-        guard namesApp(before), let last = tokens.lastIndex(where: { PocketSphinxDecoder.spokenWord($0) != nil && PhoneLoop.kind(of: $0) == nil }) else { return nil }
+        guard namesApp(before), let last = Self.lastWordIndex(in: tokens) else { return nil }
         return reading(of: Array(tokens[..<last]))
     }
 
-    /// What a hypothesis reads as without free text of fewer than
-    /// ``shortestEndedFreeText`` phones at its end, when the words before
-    /// them are a whole sentence ending in an app's name ("send a message
-    /// to Bobo on monkey chat" and two phones): the phones are the name's
-    /// last sound ("… ch | aa t"), as its path placed it, not a message
-    /// begun. Nil otherwise. (After other words, "send a text to little
-    /// bobo | on", the phones are a word of a sentence the person has not
-    /// finished.)
-    func readingWithoutNameTail(_ tokens: [String]) -> SentenceReading? {
+    /// Where the free text at the end of a hypothesis begins, and what the
+    /// hypothesis reads as without it, when it is fewer than
+    /// ``shortestEndedFreeText`` phones and the words before them are a
+    /// whole sentence ending in an app's name ("send a message to Bobo on
+    /// monkey chat" and two phones): the phones are the name's last sound
+    /// ("… ch | aa t"), as its path placed it, not a message begun. Nil
+    /// otherwise. (After other words, "send a text to little bobo | on",
+    /// the phones are a word of a sentence the person has not finished.)
+    func nameTail(_ tokens: [String]) -> (start: Int, reading: SentenceReading)? {
         guard let symbols = Self.symbols(of: tokens) else { return nil }
         let phones = symbols.reversed().prefix { $0 == .dictation }.count
         guard (1..<Self.shortestEndedFreeText).contains(phones) else { return nil }
         let before = symbols.dropLast(phones)
-        guard appNames.contains(where: { name in before.suffix(name.count).elementsEqual(name.map { .word($0) }) && before.count >= name.count })
-        else { return nil }
-        var kept = tokens
-        while let last = kept.last, PhoneLoop.kind(of: last) == .dictation || PocketSphinxDecoder.spokenWord(last) == nil { kept.removeLast() }
-        let reading = reading(of: kept)
+        guard appNames.contains(where: { name in before.suffix(name.count).elementsEqual(name.map { .word($0) }) }),
+              let last = Self.lastWordIndex(in: tokens) else { return nil }
+        let reading = reading(of: Array(tokens[...last]))
         guard case .complete = reading else { return nil }
-        return reading
+        return (last + 1, reading)
+    }
+
+    /// The index of a hypothesis's last word of the grammar (not free
+    /// text, a filler or a silence).
+    private static func lastWordIndex(in tokens: [String]) -> Int? {
+        tokens.lastIndex { PhoneLoop.kind(of: $0) == nil && PocketSphinxDecoder.spokenWord($0) != nil }
     }
 
     /// A hypothesis's tokens as the automaton's symbols (fillers and
@@ -146,14 +150,21 @@ public final class DecoderGrammar: Sendable {
         return symbols
     }
 
+    /// What `read` makes of `symbols`, or, when that is nil, of them
+    /// without a leading phrase ("hey siri") they begin with.
+    private func readingPastLeadingPhrase<T>(_ symbols: [WordAutomaton.Symbol],
+                                             _ read: (ArraySlice<WordAutomaton.Symbol>) -> T?) -> T? {
+        if let result = read(symbols[...]) { return result }
+        for phrase in leadingPhrases where symbols.starts(with: phrase.map { .word($0) }) {
+            if let result = read(symbols.dropFirst(phrase.count)) { return result }
+        }
+        return nil
+    }
+
     /// What may follow `symbols` in the grammar, a leading phrase allowed
     /// before them; nil when they begin no sentence.
     private func continuations(of symbols: [WordAutomaton.Symbol]) -> Set<WordAutomaton.Symbol>? {
-        var next = automaton.continuations(of: symbols)
-        for phrase in leadingPhrases where next == nil && symbols.starts(with: phrase.map { .word($0) }) {
-            next = automaton.continuations(of: symbols.dropFirst(phrase.count))
-        }
-        return next
+        readingPastLeadingPhrase(symbols) { automaton.continuations(of: $0) }
     }
 
     /// The same for grammars the decoder searches the same way: a new
@@ -187,10 +198,10 @@ public final class DecoderGrammar: Sendable {
     /// the utterance there.
     func reading(of tokens: [String]) -> SentenceReading {
         guard let symbols = Self.symbols(of: tokens), let last = symbols.last else { return .notASentence }
-        var best = automaton.reading(of: symbols)
-        for phrase in leadingPhrases where best == .notASentence && symbols.starts(with: phrase.map { .word($0) }) {
-            best = automaton.reading(of: symbols.dropFirst(phrase.count))
-        }
+        let best = readingPastLeadingPhrase(symbols) { part -> SentenceReading? in
+            let reading = automaton.reading(of: part)
+            return reading == .notASentence ? nil : reading
+        } ?? .notASentence
         // Free text at the end: whether it is finished is for the dictation
         // to judge (``PocketSphinxDecoder`` does, with its language model).
         if last == .dictation, case .complete = best {

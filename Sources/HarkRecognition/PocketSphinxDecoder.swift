@@ -842,11 +842,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // sentence are the name's last sound, not a message: the n-gram
         // pass would find a word in them ("send a message to Bobo on
         // MonkeyChat" heard with the message "shot").
-        if grammar.readingWithoutNameTail(segments.map(\.token)) != nil {
-            while let last = segments.last, PhoneLoop.kind(of: last.token) == .dictation || Self.spokenWord(last.token) == nil {
-                segments.removeLast()
-            }
-        }
+        if let tail = grammar.nameTail(segments.map(\.token)) { segments.removeSubrange(tail.start...) }
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
         recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)

@@ -208,15 +208,17 @@ extension PocketSphinxDecoder {
             var tokens = Self.hypothesis(of: decoder).split(separator: " ").map(String.init)
             var sentence = grammar.reading(of: tokens)
             var wholePath: [Segment]?
-            if sentence == .unfinished, let reading = grammar.readingWithoutAppRenamed(tokens) ?? grammar.readingWithoutNameTail(tokens) {
-                sentence = reading
-            } else if sentence == .unfinished, grammar.stopsInsideAppName(tokens), let whole = Self.bestWholeSentence(of: decoder) {
-                // What the search would read were the utterance to end here.
-                let reading = grammar.reading(of: whole.map(\.token))
-                if reading != .notASentence, reading != .unfinished {
+            if sentence == .unfinished {
+                if let reading = grammar.readingWithoutAppRenamed(tokens) ?? grammar.nameTail(tokens)?.reading {
                     sentence = reading
-                    wholePath = whole
-                    tokens = whole.map(\.token)
+                } else if grammar.stopsInsideAppName(tokens), let whole = Self.bestWholeSentence(of: decoder) {
+                    // What the search would read were the utterance to end here.
+                    let reading = grammar.reading(of: whole.map(\.token))
+                    if reading != .notASentence, reading != .unfinished {
+                        sentence = reading
+                        wholePath = whole
+                        tokens = whole.map(\.token)
+                    }
                 }
             }
             let words = tokens.compactMap { PhoneLoop.kind(of: $0) == nil ? Self.spokenWord($0) : nil }

@@ -89,9 +89,10 @@ struct WordAutomaton: Hashable {
         return !current.isDisjoint(with: finals)
     }
 
-    /// What may come next after exactly `symbols` (as ``reading(of:)``
-    /// reads them); nil when they begin no sentence.
-    func continuations(of symbols: some Sequence<Symbol>) -> Set<Symbol>? {
+    /// The states reached by exactly `symbols` (a dictation symbol only
+    /// where the automaton has free text, a word only where it has that
+    /// word); nil when they begin no sentence.
+    private func states(after symbols: some Sequence<Symbol>) -> Set<Int>? {
         var current = epsilonClosure([start])
         for symbol in symbols {
             var next: Set<Int> = []
@@ -101,22 +102,19 @@ struct WordAutomaton: Hashable {
             if next.isEmpty { return nil }
             current = epsilonClosure(next)
         }
-        return Set(current.flatMap { transitions[$0].map(\.symbol) })
+        return current
+    }
+
+    /// What may come next after exactly `symbols`; nil when they begin no sentence.
+    func continuations(of symbols: some Sequence<Symbol>) -> Set<Symbol>? {
+        states(after: symbols).map { Set($0.flatMap { transitions[$0].map(\.symbol) }) }
     }
 
     /// Whether the automaton accepts exactly `symbols` (a dictation symbol
     /// only where the automaton has free text, a word only where it has
     /// that word), and if so whether a longer sentence could follow.
     func reading(of symbols: some Sequence<Symbol>) -> SentenceReading {
-        var current = epsilonClosure([start])
-        for symbol in symbols {
-            var next: Set<Int> = []
-            for s in current {
-                for t in transitions[s] where t.symbol == symbol { next.insert(t.to) }
-            }
-            if next.isEmpty { return .notASentence }
-            current = epsilonClosure(next)
-        }
+        guard let current = states(after: symbols) else { return .notASentence }
         guard !current.isDisjoint(with: finals) else { return .unfinished }
         return current.contains { !transitions[$0].isEmpty } ? .complete(extendable: true) : .complete(extendable: false)
     }

@@ -160,10 +160,11 @@ struct TwoPassDecodingTests {
         // Two phones of free text right after the app's name: its last sound, not a message begun.
         let tail = words("tell bobo on monkey chat") + [free, "<sil>", free]
         #expect(g.reading(of: tail) == .unfinished)
-        #expect(g.readingWithoutNameTail(tail) == .complete(extendable: true))
+        let nameTail = try #require(g.nameTail(tail))
+        #expect(nameTail.start == 5 && nameTail.reading == .complete(extendable: true))
         // Four phones are a message; after a contact's name ("tell bobo | on"), a word not yet finished.
-        #expect(g.readingWithoutNameTail(words("tell bobo on monkey chat") + [free, free, free, free]) == nil)
-        #expect(g.readingWithoutNameTail(words("tell bobo") + [free, free]) == nil)
+        #expect(g.nameTail(words("tell bobo on monkey chat") + [free, free, free, free]) == nil)
+        #expect(g.nameTail(words("tell bobo") + [free, free]) == nil)
     }
 
     @Test("a sentence ending in free text is whole once the free text is; the language model judges whether its words end a sentence")
