@@ -50,7 +50,19 @@ enum FSGBuilder {
         // The leading phrases' start, then one state after each of their words but the last.
         let leadStart = grammarStates
         let leadWords = settings.leadingPhrases.reduce(0) { $0 + $1.count - 1 }
-        let stateCount = grammarStates + (settings.leadingPhrases.isEmpty ? 0 : 1 + leadWords)
+        let moves = (0..<automaton.stateCount).map { from in
+            Self.moves(of: automaton, from, garbage: from == automaton.start && settings.rejectionPhonePenalty != nil)
+        }
+        let (plan, blocks) = Self.sharingBlocks(Self.factored(moves), stateCount: automaton.stateCount)
+        // The shared blocks' states come last.
+        let blockStart = grammarStates + (settings.leadingPhrases.isEmpty ? 0 : 1 + leadWords)
+        let stateCount = blockStart + blocks.count
+        func fsgState(_ state: Int) -> Int32 {
+            Int32(state < automaton.stateCount ? state : blockStart + state - automaton.stateCount)
+        }
+        func size(_ state: Int) -> Int {
+            state < automaton.stateCount ? moves[state].count : blocks[state - automaton.stateCount].count
+        }
         guard let fsg = fsg_model_init(name, lmath, lw, Int32(stateCount)) else {
             throw RecognitionError("pocketsphinx could not allocate a grammar of \(stateCount) states")
         }
@@ -82,22 +94,20 @@ enum FSGBuilder {
                 }
             }
         }
-        let moves = (0..<automaton.stateCount).map { from in
-            Self.moves(of: automaton, from, garbage: from == automaton.start && settings.rejectionPhonePenalty != nil)
-        }
-        let plan = Self.factored(moves)
-        for from in 0..<automaton.stateCount {
-            let fanOut = moves[from].count
+        for from in 0..<(automaton.stateCount + blocks.count) {
+            let fanOut = size(from)
             guard fanOut > 0 else { continue }
             let share = 1.0 / Double(fanOut)
             let logp = logmath_log(lmath, share)
+            let (kept, via) = from < automaton.stateCount ? plan[from] : (blocks[from - automaton.stateCount], [])
             // The moves of a state reached by a null transition keep their
             // probability: the null transition carries their share here.
-            for shared in plan[from].via {
-                fsg_model_null_trans_add(fsg, Int32(from), Int32(shared), logmath_log(lmath, Double(moves[shared].count) * share))
+            for shared in via {
+                fsg_model_null_trans_add(fsg, fsgState(from), fsgState(shared), logmath_log(lmath, Double(size(shared)) * share))
                 hasEpsilons = true
             }
-            for move in plan[from].kept {
+            let from = fsgState(from)
+            for move in kept {
                 switch move {
                 case .final:
                     fsg_model_null_trans_add(fsg, Int32(from), Int32(finalState), logp)
@@ -189,6 +199,52 @@ enum FSGBuilder {
             }
         }
         return count
+    }
+
+    /// The plan with moves that many states share, word for word and
+    /// destination for destination, searched once: word moves held by
+    /// exactly the same states, where sharing them saves at least
+    /// `minimumSaved` copies (moves × holders beyond the first), become a
+    /// state of their own (numbered from `stateCount` on, in `blocks`),
+    /// which each of those states reaches by a null transition instead of
+    /// its own copies. Every path keeps its probability, as with
+    /// ``factored(_:minimumShared:)``. The bound leaves the rest of the
+    /// grammar as it was searched: the next largest sharing in the sample
+    /// apps is the numbers' 27 first words in 2 to 8 places (189 copies).
+    ///
+    /// What it is for: the names of apps that are not installed (`<other_app>`
+    /// in the shared `<via>`) follow "on", "with", … in 69 places of the
+    /// sample apps' minimal automaton and all end the sentence, so there
+    /// they are the same moves; copied into each place, the lexicon tree
+    /// grew from 242,314 nodes to 274,344, shared to 262,640.
+    static func sharingBlocks(_ plan: [(kept: [Move], via: [Int])], stateCount: Int, minimumSaved: Int = 400)
+        -> (plan: [(kept: [Move], via: [Int])], blocks: [[Move]]) {
+        var holders: [Move: [Int]] = [:]
+        for (state, entry) in plan.enumerated() {
+            for move in entry.kept { if case .word = move { holders[move, default: []].append(state) } }
+        }
+        // Moves grouped by who holds them, in the order the first holder keeps them.
+        var groups: [[Int]: [Move]] = [:]
+        var order: [[Int]] = []
+        for (state, entry) in plan.enumerated() {
+            for move in entry.kept {
+                guard let held = holders[move], held.count >= 2, held[0] == state else { continue }
+                if groups[held] == nil { order.append(held) }
+                groups[held, default: []].append(move)
+            }
+        }
+        var plan = plan
+        var blocks: [[Move]] = []
+        for held in order {
+            guard let block = groups[held], block.count * (held.count - 1) >= minimumSaved else { continue }
+            let shared = Set(block)
+            for state in held {
+                plan[state].kept.removeAll { shared.contains($0) }
+                plan[state].via.append(stateCount + blocks.count)
+            }
+            blocks.append(block)
+        }
+        return (plan, blocks)
     }
 
     /// One way out of a state.

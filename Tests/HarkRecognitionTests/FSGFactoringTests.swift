@@ -112,4 +112,74 @@ struct FSGFactoringTests {
         #expect(plan.allSatisfy { $0.via.isEmpty })
         #expect(plan.map(\.kept) == moves)
     }
+
+    /// Requests that may name their app, or another one that ends the
+    /// sentence wherever it comes (a terminal slot, as the catalog's apps
+    /// that are not installed).
+    static let otherAppGrammar = """
+        slot drink: drinks
+        list drinks:
+            latte
+            mocha
+        list other:
+            star bucks => Starbucks
+            costa
+            peets
+            dunkin
+        rule via = (at | with | from) (cafe | {other})
+        intent orderDrink:
+            [a] {drink} [<via>] [to go]
+            make me [a] {drink} [<via>] [please]
+            [<via>] i want [a] {drink}
+        """
+
+    @Test("moves that several states hold alike are searched once, each sentence keeping its probability")
+    func sharedBlocks() throws {
+        let file = try GrammarParser.parse(Self.otherAppGrammar, path: "other.hark")
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "Cafe", grammar: file, terminalSlots: ["other"])])
+        let automaton = try #require(WordAutomaton(minimizing: graph))
+        let moves = (0..<automaton.stateCount).map { FSGBuilder.moves(of: automaton, $0, garbage: false) }
+        let (plan, blocks) = FSGBuilder.sharingBlocks(FSGBuilder.factored(moves), stateCount: automaton.stateCount, minimumSaved: 8)
+        // The other cafés' first words, after "at", "with", "from" in three
+        // places, all leading to the same end: one block, held by each.
+        #expect(blocks.count == 1, "\(blocks)")
+        let block = try #require(blocks.first)
+        #expect(Set(block.compactMap { if case .word(let w, _) = $0 { w } else { nil } }) == ["star", "costa", "peets", "dunkin"])
+        let holders = plan.indices.filter { plan[$0].via.contains(automaton.stateCount) }
+        #expect(holders.count >= 3, "\(holders)")
+        for state in holders {
+            #expect(!plan[state].kept.contains { block.contains($0) })
+        }
+        func size(_ s: Int) -> Int { s < moves.count ? moves[s].count : blocks[s - moves.count].count }
+        func probability(_ words: ArraySlice<String>, from state: Int) -> Double {
+            let share = 1 / Double(size(state))
+            var p = 0.0
+            let (kept, via) = state < moves.count ? plan[state] : (blocks[state - moves.count], [])
+            for move in kept {
+                switch move {
+                case .final where words.isEmpty: p += share
+                case .word(let w, let to) where w == words.first: p += share * probability(words.dropFirst(), from: to)
+                case .dictation(let to) where !words.isEmpty: p += share * probability(words.dropFirst(), from: to)
+                default: break
+                }
+            }
+            for shared in via { p += Double(size(shared)) * share * probability(words, from: shared) }
+            return p
+        }
+        let sentences = ["a latte with cafe to go", "a latte at costa", "make me a mocha from star bucks",
+                         "at dunkin", "make me a mocha with cafe please", "latte at peets", "with cafe i want latte",
+                         // not in the grammar
+                         "a latte costa", "make me a mocha from star", "dunkin i want a latte"]
+        var inGrammar = 0
+        for sentence in sentences {
+            let expected = Self.probability(words(sentence), in: automaton)
+            let shared = probability(ArraySlice(words(sentence)), from: automaton.start)
+            #expect(abs(shared - expected) <= 1e-12 * max(expected, 1e-300), "\(sentence): \(shared) against \(expected)")
+            if expected > 0 { inGrammar += 1 }
+        }
+        #expect(inGrammar == 7)
+        // A terminal slot's reading ends the sentence; what follows is free text.
+        let parse = try #require(TextParser(graph: graph).parse("at costa i want a latte").first)
+        #expect(parse.slotValues["other"] == "costa" && parse.slotValues["drink"] == nil)
+    }
 }
