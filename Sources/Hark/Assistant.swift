@@ -740,6 +740,8 @@ public actor Assistant {
     /// - Parameter namedOutside: An app named beside `text`, as if it named it.
     private func wholeRequestParses(of text: String, namedOutside: String? = nil) -> [Parse] {
         mainParser.parse(text).map(namingUnlistedValues).filter { parse in
+            // "… on Venmo": a request for an app that is not installed.
+            if parse.slotValues[Catalog.otherAppSlot] != nil { return false }
             let namesNoApp = parse.slotValues[Catalog.appSlot] == nil && parse.app != namedOutside
             // A place on no list is taken only from a request that names its
             // app ("MonkeyRide, take me to Union Square"): "Take me to church"
@@ -765,6 +767,13 @@ public actor Assistant {
                     || (slot.name == "taskTitles" && (Self.endsNamingAContainer(words) || Self.opensWithAQuestion(words)))
             }
         }
+    }
+
+    /// The app a request is for that is not installed ("Transfer fifty
+    /// dollars on Venmo": "Venmo"), as the grammar's `<other_app>` reads
+    /// it; nil when the text names none.
+    private func otherAppNamed(in text: String) -> String? {
+        mainParser.parse(splittingAppNames(text)).lazy.compactMap { $0.slotValues[Catalog.otherAppSlot] }.first
     }
 
     /// Whether free text opens by naming where the words should go, then
@@ -1470,8 +1479,11 @@ public actor Assistant {
         let best: Parse
         switch route {
         case .notUnderstood:
+            // "… on Venmo": say which app it was for, so the person knows
+            // what was heard and why nothing happens.
+            let speech = otherAppNamed(in: text).map { "Sorry, \($0) isn't one of your apps, so I can't do that." }
             return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:],
-                        speech: "Sorry, I didn't understand that.", code: "notUnderstood", prompt: false,
+                        speech: speech ?? "Sorry, I didn't understand that.", code: "notUnderstood", prompt: false,
                         audioSeconds: 0, decodeSeconds: 0)
         case .whichApp(let apps, let parse):
             let names = apps.map { catalog.app(named: $0)?.info.displayName ?? $0 }

@@ -84,6 +84,16 @@ public struct Catalog: Sendable {
     /// names it. Not an intent parameter.
     public static let appSlot = "@app"
 
+    /// The slot `<app>` fills instead when the request names an app that
+    /// is not installed ("… on Venmo"), with that app's name: a parse with
+    /// it is no request for any installed app. Its values are the shared
+    /// grammar's list ``otherAppList``, less the installed apps' names.
+    public static let otherAppSlot = "@otherApp"
+
+    /// The shared grammar's list of apps people name that may not be
+    /// installed (`list otherApp:` in `models/domains/_common.hark`).
+    public static let otherAppList = "otherApp"
+
     public init(apps: [InstalledApp], domains: [GrammarFile]) {
         self.apps = apps
         self.domains = domains
@@ -228,20 +238,30 @@ public struct Catalog: Sendable {
     public func grammarInstances() -> [GrammarInstance] {
         var instances: [GrammarInstance] = []
         let location = SourceLocation(file: "<app names>", line: 1, column: 1)
+        let others = otherApps()
         for app in apps {
             let names = GrammarExpression.alternatives(app.spokenNames.map { .sequence($0.map(GrammarExpression.word)) })
-            let rules: [String: GrammarExpression] = ["app": .slot(Self.appSlot, location)]
+            // `<other_app>`: where a grammar lets a request name an app
+            // that is not installed (the shared `<via>`); nothing to hear
+            // when every app listed is installed. The sentence ends there
+            // (any words may follow): it is no request, whatever follows.
+            let rules: [String: GrammarExpression] = [
+                "app": .slot(Self.appSlot, location),
+                "other_app": others == nil ? .alternatives([]) : .slot(Self.otherAppSlot, location),
+            ]
             for grammar in app.grammars {
                 instances.append(GrammarInstance(
                     app: app.name, grammar: grammar, externalRules: rules,
-                    externalLists: lists(for: app, grammar: grammar, intents: nil, names: names)))
+                    externalLists: lists(for: app, grammar: grammar, intents: nil, names: names, others: others),
+                    terminalSlots: [Self.otherAppSlot]))
             }
             for domain in domains {
                 let supported = Set(domain.intents.map(\.name)).intersection(app.info.intentsSupported)
                 guard !supported.isEmpty else { continue }
                 instances.append(GrammarInstance(
                     app: app.name, grammar: domain, intents: supported, externalRules: rules,
-                    externalLists: lists(for: app, grammar: domain, intents: supported, names: names)))
+                    externalLists: lists(for: app, grammar: domain, intents: supported, names: names, others: others),
+                    terminalSlots: [Self.otherAppSlot]))
             }
         }
         return instances
@@ -251,7 +271,8 @@ public struct Catalog: Sendable {
     /// the user's vocabulary by type, and the app's vocabulary for each
     /// parameter (under the list the parameter's slot reads). User
     /// vocabulary comes first: it is the more specific.
-    func lists(for app: InstalledApp, grammar: GrammarFile, intents: Set<String>?, names: GrammarExpression) -> [String: GrammarExpression] {
+    func lists(for app: InstalledApp, grammar: GrammarFile, intents: Set<String>?, names: GrammarExpression,
+               others: GrammarExpression? = nil) -> [String: GrammarExpression] {
         var values: [String: [GrammarExpression]] = [:]
         // Every vocabulary-typed slot gets a list, empty when the user has
         // none yet, so an app without contacts still loads. A built-in type
@@ -277,7 +298,23 @@ public struct Catalog: Sendable {
         }
         var result = values.mapValues { Self.deduplicated($0) }
         result[Self.appSlot] = .value(spoken: names, canonical: app.name)
+        if let others { result[Self.otherAppSlot] = others }
         return result
+    }
+
+    /// The apps of the shared grammar's ``otherAppList`` that are not
+    /// installed, as values of ``otherAppSlot``: nil when there are none.
+    /// One whose spoken name or name is an installed app's is left out, so
+    /// installing Venmo makes "on Venmo" a request for it.
+    func otherApps() -> GrammarExpression? {
+        guard case .alternatives(let values)? = common.lists[Self.otherAppList] else { return nil }
+        let installed = Set(apps.flatMap(\.spokenNames))
+        let installedNames = Set(apps.flatMap { [$0.name, $0.info.displayName] }.map { $0.lowercased() })
+        let kept = values.filter { value in
+            guard case .value(let spoken, let canonical) = value else { return false }
+            return !installed.contains(Self.spokenWords(spoken)) && !installedNames.contains(canonical.lowercased())
+        }
+        return kept.isEmpty ? nil : .alternatives(kept)
     }
 
     /// The lists an answer to one of `app`'s questions may take: the

@@ -1,5 +1,5 @@
 import Foundation
-import HarkCatalog
+@testable import HarkCatalog
 import HarkGrammar
 import Testing
 
@@ -200,6 +200,47 @@ struct CatalogGrammarTests {
             let parse = parser.parse(text).first
             #expect(parse?.app == "MonkeyChat" && parse?.slotValues[Catalog.appSlot] == "MonkeyChat", "\(text)")
         }
+    }
+
+    @Test("an app that is not installed, named where a request names its app, is read as that app: no request for an installed one; installed, it is one")
+    func otherApps() throws {
+        let messaging = """
+            slot recipients: contactName
+            slot content: text
+            intent INSendMessageIntent:
+                send [a] message to {recipients} [<via>] saying {content}
+            """
+        let common = try GrammarParser.parse("""
+            rule via = (on | with) (<app> | <other_app>)
+            list otherApp:
+                whats app => WhatsApp
+                monkey chat => MonkeyChat
+            """, path: "_common.hark")
+        var catalog = try Self.catalog(domains: [messaging])
+        catalog.common = common
+        for i in catalog.domains.indices {
+            catalog.domains[i].rules.merge(common.rules) { own, _ in own }
+            catalog.domains[i].lists.merge(common.lists) { own, _ in own }
+        }
+        catalog.setVocabulary(["Bobo"], type: "contactName", app: "MonkeyChat")
+        var parser = TextParser(graph: try catalog.compile())
+        let other = try #require(parser.parse("send a message to bobo on whats app saying hi").first)
+        #expect(other.slotValues[Catalog.otherAppSlot] == "WhatsApp")
+        #expect(other.slotValues[Catalog.appSlot] == nil)
+        // An installed app is never another app: its name is its own.
+        let own = try #require(parser.parse("send a message to bobo on monkey chat saying hi").first)
+        #expect(own.slotValues[Catalog.appSlot] == "MonkeyChat" && own.slotValues[Catalog.otherAppSlot] == nil)
+        #expect(parser.parse("send a message to bobo on monkey chat saying hi").allSatisfy { $0.slotValues[Catalog.otherAppSlot] == nil })
+        // Installed under that display name, WhatsApp is the app's own.
+        catalog.apps[1].info.displayName = "WhatsApp"
+        parser = TextParser(graph: try catalog.compile())
+        let installed = try #require(parser.parse("send a message to bobo on whats app saying hi").first)
+        #expect(installed.slotValues[Catalog.appSlot] == "MonkeyChat" && installed.slotValues[Catalog.otherAppSlot] == nil)
+        // Every app listed installed: the rule has nothing to hear.
+        catalog.common.lists[Catalog.otherAppList] = GrammarExpression.alternatives([
+            .value(spoken: .sequence([.word("monkey"), .word("chat")]), canonical: "MonkeyChat")])
+        #expect(catalog.otherApps() == nil)
+        #expect(TextParser(graph: try catalog.compile()).parse("send a message to bobo saying hi").first?.app == "MonkeyChat")
     }
 }
 

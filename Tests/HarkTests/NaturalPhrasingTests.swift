@@ -616,6 +616,30 @@ struct NaturalPhrasingTests {
         #expect(await assistant.reading(of: "Call Bobo the Great") == .notUnderstood)
     }
 
+    @Test("a request naming an app that is not installed, wherever a request names its app, is no request for an installed one, and Hark says which app it heard")
+    func appNotInstalled() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        for (text, app) in [("Transfer fifty dollars on Venmo", "Venmo"), ("Book a ride to the airport with Uber", "Uber"),
+                            ("Send Bobo ten dollars using PayPal", "PayPal"), ("Start a run on Strava", "Strava"),
+                            ("Tell Bobo on WhatsApp that I'm home", "WhatsApp"),
+                            ("Add milk to my grocery list in Google Keep", "Google Keep"),
+                            ("Use Venmo to pay Bobo ten dollars", "Venmo"), ("Get me an Uber to the airport", "Uber"),
+                            ("Ask Alexa to add milk to my grocery list", "Alexa"), ("Order me an Uber home", "Uber")] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+            let turn = await assistant.read(text)
+            #expect(turn.code == "notUnderstood" && turn.speech == "Sorry, \(app) isn't one of your apps, so I can't do that.",
+                    "\(text): \(turn.speech)")
+        }
+        // The installed apps' own requests, and words after free text that
+        // only sound like a name, are as before.
+        await expectReadings([
+            ("Send Bobo ten dollars on MonkeyPay", "MonkeyPay", "INSendPaymentIntent", ["payee": "Bobo", "currencyAmount": "ten dollars"]),
+            ("Text Bobo on MonkeyChat saying see you on Zoom", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "see you on Zoom"]),
+        ], by: assistant)
+        #expect(await assistant.read("what is the weather").speech == "Sorry, I didn't understand that.")
+    }
+
     @Test("the twenty-second batch's forms: a message of another app's kind, a bare 'no' correcting typed free text, 'what'd', 'with the name', 'forget I said anything'")
     func twentySecondBatchForms() async throws {
         let assistant = try makeAssistant(recognizer: false)
