@@ -1274,6 +1274,11 @@ public actor Assistant {
             let request = try await decoder.recognize(samples, grammar: mainGrammar)
             if self.request(in: request.text) != nil { recognition = request }
         }
+        if let rejection = recognition.rejection {
+            logger.debug("heard as no request: \(rejection)", metadata: [
+                "asr.rejection": "\(rejection.name)", "asr.reading": "\(rejection.reading)",
+            ])
+        }
         if passingUnheard, recognition.text.isEmpty {
             logger.debug("no word of the grammar heard; passed", metadata: ["asr.audio_seconds": "\(recognition.audioSeconds)"])
             return nil
@@ -1285,6 +1290,7 @@ public actor Assistant {
         freeTextHeard = Self.freeTextRuns(of: recognition.words)
         defer { freeTextHeard = [] }
         var turn = await respond(to: preferringEarlierHomophones(recognition.text, decoder: decoder))
+        turn.rejection = recognition.rejection.map(HeardRejection.init)
         turn.confidence = recognition.confidence
         turn.audioSeconds = recognition.audioSeconds
         turn.decodeSeconds = recognition.decodeSeconds

@@ -43,6 +43,10 @@ public struct Turn: Sendable, Codable, Equatable {
     public var card: String?
     /// The room or satellite the turn came from (`hark serve`), when known.
     public var site: String?
+    /// Why the speech was heard as no request, when the recognizer judged
+    /// it so (code `notUnderstood`, `heard` empty): the reason and the
+    /// grammar's reading it cleared.
+    public var rejection: HeardRejection?
 
     public init(heard: String, confidence: Double, app: String?, intent: String?, slots: [String: String],
                 spokenSlots: [String: String] = [:],
@@ -61,11 +65,28 @@ public struct Turn: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case heard, confidence, app, intent, slots, speech, code, prompt, words, output, card, site
+        case heard, confidence, app, intent, slots, speech, code, prompt, words, output, card, site, rejection
         case audioSeconds = "audio_seconds"
         case decodeSeconds = "decode_seconds"
         case userActivity = "user_activity"
         case spokenSlots = "spoken_slots"
         case developerError = "developer_error"
+    }
+}
+
+/// A recognizer's ``Rejection`` as a turn reports it.
+public struct HeardRejection: Sendable, Codable, Equatable {
+    /// The reason's name: `outOfGrammar`, `noSpeech`, `unsure`,
+    /// `pauseInAppName`, `forced` or `outscoredByDictation`.
+    public var reason: String
+    /// The grammar's reading that was cleared ("" when there was none).
+    public var reading: String
+    /// The reason in words, with its figures.
+    public var detail: String
+
+    public init(_ rejection: Rejection) {
+        reason = rejection.name
+        reading = rejection.reading
+        detail = rejection.description
     }
 }

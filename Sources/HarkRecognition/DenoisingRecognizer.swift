@@ -54,10 +54,11 @@ public final class DenoisingRecognizer: SpeechRecognizer {
             recognition.decodeSeconds += denoising
             return recognition
         }
-        guard enhanced.speechPresence() >= minimumSpeechPresence else {
+        let presence = enhanced.speechPresence()
+        guard presence >= minimumSpeechPresence else {
             var nobody = Recognition(text: "", words: [], confidence: 0,
                                      audioSeconds: Double(samples.count) / Double(PCMAudio.recognitionRate), decodeSeconds: denoising)
-            nobody.rejected = true
+            nobody.rejection = Rejection(.noSpeech(presence: presence, minimum: minimumSpeechPresence))
             return nobody
         }
         var recognition = try await recognizer.recognize(enhanced.samples, grammar: grammar)

@@ -833,7 +833,15 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         var recognition = Recognition(text: "", words: [], confidence: 0,
                                       audioSeconds: Double(samples.count) / 16_000, decodeSeconds: 0)
         if segments.contains(where: { PhoneLoop.kind(of: $0.token) == .garbage }) {
-            recognition.rejected = true
+            // The grammar's words, each run of the garbage loop's phones shown as "…".
+            let reading = segments.reduce(into: [String]()) { words, s in
+                if PhoneLoop.kind(of: s.token) == .garbage {
+                    if words.last != "…" { words.append("…") }
+                } else if PhoneLoop.kind(of: s.token) == nil, let word = Self.spokenWord(s.token) {
+                    words.append(word)
+                }
+            }
+            recognition.rejection = Rejection(.outOfGrammar, reading: reading.joined(separator: " "))
             return recognition
         }
         var segments = segments
@@ -861,27 +869,32 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         // grammar; or free text for no app named, its carrier not heard
         // clearly enough. (A reading of free text alone, an answer to
         // "What's your message?", has no grammar word to judge.)
-        let unsure = scored.map { $0 < floor } ?? false
+        func unsure() -> Rejection.Reason? {
+            guard let scored, scored < floor else { return nil }
+            return .unsure(confidence: scored, floor: floor)
+        }
         // An app's name pieced together out of sounds apart: not the person naming the app.
-        let pieced = options.maximumPauseInAppName.flatMap { limit in
-            grammar.longestPauseInAppName(recognition.words).map { $0 > limit }
-        } ?? false
+        func pieced() -> Rejection.Reason? {
+            guard let limit = options.maximumPauseInAppName,
+                  let pause = grammar.longestPauseInAppName(recognition.words), pause > limit else { return nil }
+            return .pauseInAppName(seconds: pause, limit: limit)
+        }
         // The grammar's words squeezed into sounds they are unlike: judged
         // (a dictionary lookup a word) only where nothing else rejected it.
         let decoder = state.decoder
-        func forced() -> Bool {
+        func forced() -> Rejection.Reason? {
             options.rejectsForcedReadings && floor > 0 && phones != nil && scored != nil
-                && ForcedReading.isForced(Self.forcedReadingWords(segments, decoder: decoder))
+                && ForcedReading.isForced(Self.forcedReadingWords(segments, decoder: decoder)) ? .forced : nil
         }
         // Free words explain the audio far better than the grammar's path:
         // speech for no app, the grammar's words squeezed onto it.
-        func outscored() -> Bool {
+        func outscored() -> Rejection.Reason? {
             guard judgesByDictation(grammar), let limit = options.maximumDictationLead, floor > 0, scored != nil, let dictated,
-                  let lead = Self.dictationLead(of: segments, over: dictated, decoder: decoder) else { return false }
-            return lead > limit
+                  let lead = Self.dictationLead(of: segments, over: dictated, decoder: decoder), lead > limit else { return nil }
+            return .outscoredByDictation(lead: lead, limit: limit)
         }
-        if grammar.rejectsOutOfGrammar, unsure || pieced || forced() || outscored() {
-            recognition.rejected = true
+        if grammar.rejectsOutOfGrammar, let reason = unsure() ?? pieced() ?? forced() ?? outscored() {
+            recognition.rejection = Rejection(reason, reading: recognition.text)
             recognition.text = ""
             recognition.words = []
         }

@@ -43,12 +43,75 @@ public struct Recognition: Sendable, Equatable {
     public var audioSeconds: Double
     /// Wall-clock time spent decoding.
     public var decodeSeconds: Double
-    /// Whether the speech matched no grammar better than the garbage loop:
-    /// out-of-grammar speech, reported as not understood.
-    public var rejected: Bool = false
+    /// Why the speech was judged no sentence of the grammar (out-of-grammar
+    /// speech, reported as not understood), and what the grammar's reading
+    /// was; nil when it was heard.
+    public var rejection: Rejection?
+
+    /// Whether the speech was judged no sentence of the grammar (``rejection``).
+    public var rejected: Bool { rejection != nil }
 
     /// Decoding time over audio time.
     public var realTimeFactor: Double { audioSeconds > 0 ? decodeSeconds / audioSeconds : 0 }
+}
+
+/// Why a recognizer judged speech to be no sentence of its grammar, with
+/// the reading it cleared: the developer reads both in the log.
+public struct Rejection: Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// The grammar's best path went through the garbage loop.
+        case outOfGrammar
+        /// Nobody spoke: the denoised audio holds too little speech.
+        case noSpeech(presence: Double, minimum: Double)
+        /// The reading was heard less surely than its floor.
+        case unsure(confidence: Double, floor: Double)
+        /// The app's name was pieced together from sounds this far apart.
+        case pauseInAppName(seconds: Double, limit: Double)
+        /// The grammar's words squeezed into sounds they are unlike (``ForcedReading``).
+        case forced
+        /// Free words explain the audio this much better, in nats per frame, than the reading.
+        case outscoredByDictation(lead: Double, limit: Double)
+    }
+
+    public var reason: Reason
+    /// The grammar's reading that was cleared ("" when there was none).
+    public var reading: String
+
+    public init(_ reason: Reason, reading: String = "") {
+        self.reason = reason
+        self.reading = reading
+    }
+
+    /// The reason's name, as in logs and turn JSON.
+    public var name: String {
+        switch reason {
+        case .outOfGrammar: "outOfGrammar"
+        case .noSpeech: "noSpeech"
+        case .unsure: "unsure"
+        case .pauseInAppName: "pauseInAppName"
+        case .forced: "forced"
+        case .outscoredByDictation: "outscoredByDictation"
+        }
+    }
+
+    public var description: String {
+        let why: String
+        switch reason {
+        case .outOfGrammar: why = "speech outside the grammar (the garbage loop)"
+        case .noSpeech(let presence, let minimum):
+            why = "no speech in the denoised audio (presence \(Self.format(presence)) under \(Self.format(minimum)))"
+        case .unsure(let confidence, let floor):
+            why = "heard unsurely (confidence \(Self.format(confidence)) under its floor \(Self.format(floor)))"
+        case .pauseInAppName(let seconds, let limit):
+            why = "an app's name pieced from sounds \(Self.format(seconds)) s apart (limit \(Self.format(limit)) s)"
+        case .forced: why = "the grammar's words forced onto sounds they are unlike"
+        case .outscoredByDictation(let lead, let limit):
+            why = "free words explain the audio better by \(Self.format(lead)) nats per frame (limit \(Self.format(limit)))"
+        }
+        return reading.isEmpty ? why : "\(why): '\(reading)'"
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }
 
 /// Whether words heard so far make a sentence of the grammar.

@@ -49,9 +49,15 @@ struct PipelineTests {
     /// heard as "monkey chat bobo resistance or bananas", the message over
     /// half of it and the words around it heard at 0.38: under
     /// ``DecoderOptions/minimumNamedFreeTextConfidence``, not understood
-    /// (until 2026-11-29 it was read back, misheard).
+    /// (until 2026-11-29 it was read back, misheard). The same voice's
+    /// "Send a message to Bobo on MonkeyChat saying please send more
+    /// bananas" has the same message, "resistance or bananas"; since
+    /// other apps' names are heard (2026-12-04) its reading is heard at
+    /// 0.43, under the same floor (0.47 before), and not understood
+    /// rather than read back misheard.
     static let knownMisrecognitions: Set<String> = ["espeak-gb/monkeychat-verb-bobo-bananas.wav",
-                                                    "espeak-us/monkeychat-verb-bobo-bananas.wav"]
+                                                    "espeak-us/monkeychat-verb-bobo-bananas.wav",
+                                                    "espeak-us/monkeychat-send-bobo-bananas.wav"]
 
     @Test("free text heard unsurely is read back before the request goes on: no asks for it again, yes goes ahead")
     func unsureFreeTextReadBack() async throws {
