@@ -67,10 +67,15 @@ public enum ForcedReading {
     /// shortest and unlike the audio.
     public static func hasSqueezedCarrier(_ words: [Word]) -> Bool {
         zip(words, words.dropFirst()).contains { word, next in
-            next.isFreeText && !word.isFreeText && word.phones >= squeezeMinimumPhones
-                && word.frames <= 3 * word.phones + squeezeSlackFrames
-                && word.confidence < squeezedCarrierConfidence
+            next.isFreeText && isSqueezed(word)
         }
+    }
+
+    /// A grammar word of two phones or more at its shortest and unlike the audio.
+    public static func isSqueezed(_ word: Word) -> Bool {
+        !word.isFreeText && word.phones >= squeezeMinimumPhones
+            && word.frames <= 3 * word.phones + squeezeSlackFrames
+            && word.confidence < squeezedCarrierConfidence
     }
 
     /// More than ``unlikeShare`` of the grammar words of

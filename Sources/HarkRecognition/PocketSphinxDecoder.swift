@@ -846,6 +846,8 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
         var segments = segments
         let scored = scoreConfidence(&segments, phones: phones, state: state)
+        let decoder = state.decoder
+        segments = Self.mergingRepeatedWords(segments) { Self.phoneCount(of: $0, in: decoder) }
         // A phone or three of free text after the app's name that ends the
         // sentence are the name's last sound, not a message: the n-gram
         // pass would find a word in them ("send a message to Bobo on
@@ -881,7 +883,6 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         }
         // The grammar's words squeezed into sounds they are unlike: judged
         // (a dictionary lookup a word) only where nothing else rejected it.
-        let decoder = state.decoder
         func forced() -> Rejection.Reason? {
             options.rejectsForcedReadings && floor > 0 && phones != nil && scored != nil
                 && ForcedReading.isForced(Self.forcedReadingWords(segments, decoder: decoder)) ? .forced : nil
@@ -975,21 +976,70 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// as one word; silence and fillers left out.
     static func forcedReadingWords(_ segments: [Segment], decoder: OpaquePointer) -> [ForcedReading.Word] {
         var words: [ForcedReading.Word] = []
+        // A run of free text shorter than ``DecoderGrammar/shortestFreeText``
+        // holds no words (``transcribeFreeText``), and is no free text here
+        // either: in "remind me to buy …" heard as "to", one phone, "to by
+        // …", the first "to" is no squeezed carrier of free text.
+        var run = 0
         for segment in segments {
             if PhoneLoop.kind(of: segment.token) == .dictation {
-                if words.last?.isFreeText != true { words.append(.init(frames: 0, phones: 0, confidence: 1, isFreeText: true)) }
+                run += 1
+                if run == DecoderGrammar.shortestFreeText { words.append(.init(frames: 0, phones: 0, confidence: 1, isFreeText: true)) }
                 continue
             }
             guard spokenWord(segment.token) != nil, PhoneLoop.kind(of: segment.token) == nil else { continue }
-            var phones = 0
-            if let text = ps_lookup_word(decoder, segment.token) {
-                phones = String(cString: text).split(separator: " ").count
-                free(text)
-            }
-            words.append(.init(frames: segment.endFrame - segment.startFrame + 1, phones: phones,
+            run = 0
+            words.append(.init(frames: segment.endFrame - segment.startFrame + 1, phones: phoneCount(of: segment.token, in: decoder),
                                confidence: segment.confidence, isFreeText: false))
         }
         return words
+    }
+
+    /// `segments` with a grammar word heard twice over one word's sound
+    /// made one: the same word twice, at most a phone of free text between
+    /// (no free text: ``DecoderGrammar/shortestFreeText``), one of the two
+    /// squeezed (``ForcedReading/isSqueezed(_:)``). "Remind me to buy more
+    /// bananas" was read "remind me to | t | to by more bananas", the
+    /// carrier "to" in 0.06 s, the task "to by more bananas", and the
+    /// reading rejected as forced; or "remind me to to buy …", the second
+    /// "to" in 0.06 s. Now "remind me to by more bananas", "remind me to
+    /// buy …". The word kept, the other one, takes the frames and scores
+    /// of what it replaces. `phones` gives a token's phone count.
+    static func mergingRepeatedWords(_ segments: [Segment], phones: (String) -> Int) -> [Segment] {
+        func squeezed(_ s: Segment) -> Bool {
+            ForcedReading.isSqueezed(.init(frames: s.endFrame - s.startFrame + 1, phones: phones(s.token),
+                                           confidence: s.confidence, isFreeText: false))
+        }
+        var merged: [Segment] = []
+        var i = 0
+        while i < segments.count {
+            let first = segments[i]
+            var next = i + 1
+            while next < segments.count, next - i - 1 < DecoderGrammar.shortestFreeText,
+                  PhoneLoop.kind(of: segments[next].token) == .dictation { next += 1 }
+            if let word = spokenWord(first.token), PhoneLoop.kind(of: first.token) == nil,
+               next - i - 1 < DecoderGrammar.shortestFreeText, next < segments.count,
+               spokenWord(segments[next].token) == word, PhoneLoop.kind(of: segments[next].token) == nil,
+               squeezed(first) || squeezed(segments[next]) {
+                var kept = squeezed(first) ? segments[next] : first
+                kept.startFrame = first.startFrame
+                kept.endFrame = segments[next].endFrame
+                kept.acoustic = segments[i...next].reduce(0) { $0 + $1.acoustic }
+                merged.append(kept)
+                i = next + 1
+                continue
+            }
+            merged.append(first)
+            i += 1
+        }
+        return merged
+    }
+
+    /// The number of phones of `token`'s pronunciation in `decoder`'s dictionary (0 when it has none).
+    static func phoneCount(of token: String, in decoder: OpaquePointer) -> Int {
+        guard let text = ps_lookup_word(decoder, token) else { return 0 }
+        defer { free(text) }
+        return String(cString: text).split(separator: " ").count
     }
 
     /// The part of the time the words take that is free text, 0...1

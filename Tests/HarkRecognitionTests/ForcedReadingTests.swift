@@ -24,6 +24,13 @@ struct ForcedReadingTests {
         #expect(!ForcedReading.isForced(said + [Self.word(3, phones: 1, 0.00), Self.free]))
         // Free text first, then a squeezed word: not a carrier.
         #expect(!ForcedReading.hasSqueezedCarrier([Self.free, Self.word(6, phones: 2, 0.0)] + said))
+        // Squeezed, wherever it is: two phones or more, at most a frame
+        // over their shortest, unlike the audio; never free text.
+        #expect(ForcedReading.isSqueezed(Self.word(7, phones: 2, 0.04)))
+        #expect(!ForcedReading.isSqueezed(Self.word(8, phones: 2, 0.00)))
+        #expect(!ForcedReading.isSqueezed(Self.word(7, phones: 2, 0.05)))
+        #expect(!ForcedReading.isSqueezed(Self.word(3, phones: 1, 0.00)))
+        #expect(!ForcedReading.isSqueezed(Self.free))
     }
 
     @Test("a reading most of whose grammar words are unlike the audio is forced; free text does not count")

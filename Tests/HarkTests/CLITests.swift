@@ -305,6 +305,25 @@ struct CLITests {
         #expect(venmo["speech"] as? String == "Sorry, Venmo isn't one of your apps, so I can't do that.")
         // A request said plainly is kept.
         #expect(try turn("flite-slt/monkeychat-send-bobo-bananas.wav")["intent"] as? String == "INSendMessageIntent")
+        // flite's rms voice's "Remind me to buy more bananas tomorrow in
+        // TasksNotes", the task already on the person's list (so its words
+        // are the grammar's): read "remind me to to buy …", the second "to"
+        // in 0.06 s and unlike the audio. One word: the task is "buy more
+        // bananas".
+        let data = try temporaryDirectory("repeated-word")
+        let raw = data.appendingPathComponent("8k.wav").path, wav = data.appendingPathComponent("remind.wav").path
+        try run("/usr/bin/flite", ["-voice", "rms", "-t", "Remind me to buy more bananas tomorrow in TasksNotes", "-o", raw])
+        try run("/usr/bin/sox", [raw, "-r", "16000", "-c", "1", "-b", "16", wav])
+        let store = ["HARK_DATA_DIR": data.appendingPathComponent("data").path]
+        let typed = data.appendingPathComponent("typed.txt")
+        try "remind me to buy more bananas in TasksNotes\n".write(to: typed, atomically: true, encoding: .utf8)
+        let added = try runHark(["converse", "--json"], environment: store, stdin: typed.path)
+        #expect(added.status == 0 && added.out.contains("\"added\":\"buy more bananas\""), "\(added)")
+        let replayed = try runHark(["replay", wav, "--json"], environment: store)
+        let remind = try #require(try JSONSerialization.jsonObject(with: Data(replayed.out.utf8)) as? [String: Any], "\(replayed.err)")
+        #expect(remind["intent"] as? String == "INAddTasksIntent", "\(remind)")
+        #expect((remind["heard"] as? String)?.hasPrefix("remind me to buy more bananas") == true, "\(remind)")
+        #expect((remind["slots"] as? [String: String])?["taskTitles"] == "buy more bananas", "\(remind)")
     }
 
     @Test("a sentence for no app that free words explain far better than the grammar's reading is rejected")
