@@ -53,9 +53,37 @@ LLD := $(shell test -x "$$(dirname "$$(readlink -f "$$(command -v swift)")")/ld.
 RELEASE_LINK ?= $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/hark.order -Xlinker --no-warn-symbol-ordering \
-	-Xlinker -T -Xlinker $(CURDIR)/linker/private-text.ld -Xlinker --no-export-dynamic)
+	-Xlinker -T -Xlinker $(CURDIR)/linker/private-text.ld -Xlinker --no-export-dynamic \
+	$(ESPEAK_LINK))
+## And libraries it would load for nothing stay out. libespeak-ng's shared
+## library loads libpcaudio, which loads PulseAudio and 25 libraries behind
+## it (X11, xcb, D-Bus, systemd, libsndfile's codecs, gcrypt); pkg-config's
+## -lsphinxad (pocketsphinx's audio device library, which Hark does not use)
+## loads PulseAudio too. Each library faults in its relocated data and
+## start-up code: `hark listen` held about 4 MB of them at its peak
+## (docs/measurements.md, "Memory"). So the tool links libespeak-ng's static
+## library (Debian's libespeak-ng-dev ships it), whose calls into libpcaudio
+## Sources/CESpeakNGShims answers with no device (Hark plays speech itself),
+## then patchelf drops the two shared libraries from the tool: the link still
+## names them, as SwiftPM puts pkg-config's -l flags before any flag given
+## here, but every symbol the tool took from them is now its own (or none).
+## `hark --version` run with every symbol bound at start (LD_BIND_NOW) checks
+## that nothing is missing. Without the static library or patchelf the tool
+## links and runs as before, with those libraries loaded.
+ESPEAK_STATIC := $(wildcard $(shell pkg-config --variable=libdir espeak-ng 2>/dev/null)/libespeak-ng.a)
+ESPEAK_LINK := $(if $(ESPEAK_STATIC),-Xlinker --whole-archive -Xlinker $(ESPEAK_STATIC) \
+	-Xlinker --no-whole-archive -Xlinker -l:libsonic.so.0)
+UNUSED_LIBRARIES := $(if $(ESPEAK_STATIC),libespeak-ng.so.1) libsphinxad.so.3
 build: setup
 	swift build -c release --static-swift-stdlib $(RELEASE_LINK)
+	@if [ -n "$(LLD)" ] && command -v patchelf >/dev/null; then \
+		for lib in $(UNUSED_LIBRARIES); do \
+			if readelf -d .build/release/hark | grep -q "NEEDED.*\[$$lib\]"; then \
+				patchelf --remove-needed $$lib .build/release/hark || exit 1; fi; \
+		done; \
+		LD_BIND_NOW=1 .build/release/hark --version >/dev/null || { \
+			echo "make build: the tool does not start without $(UNUSED_LIBRARIES): remove .build/release/hark and build again" >&2; exit 1; }; \
+	fi
 
 ## The manual page, generated from the built tool's command tree by
 ## swift-argument-parser's generate-manual (run directly: its package plugin

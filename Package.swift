@@ -71,8 +71,11 @@ let package = Package(
         .target(name: "CPocketSphinxShims", dependencies: ["CPocketSphinx"]),
         /// pocketsphinx decoding against the intent graph.
         .target(name: "HarkRecognition", dependencies: ["CPocketSphinx", "CPocketSphinxShims", "HarkAudio", "HarkGrammar", "HarkLetterToSound"]),
+        /// libespeak-ng's audio device answered with none: Hark plays speech itself, and the
+        /// release tool links espeak-ng without libpcaudio and PulseAudio behind it.
+        .target(name: "CESpeakNGShims"),
         /// libespeak-ng's process-wide engine (one lock for synthesis and phonemes) and its errors.
-        .target(name: "HarkESpeak", dependencies: ["CESpeakNG"]),
+        .target(name: "HarkESpeak", dependencies: ["CESpeakNG", "CESpeakNGShims"]),
         /// Pronunciations for words no dictionary has, from espeak-ng's letter-to-sound rules.
         .target(name: "HarkLetterToSound", dependencies: ["HarkESpeak"]),
         /// espeak-ng synthesis to PCM.

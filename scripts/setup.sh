@@ -24,6 +24,8 @@ packages=(
   # the tool's malloc (Sources/HarkAllocator)
   libjemalloc-dev
   pkg-config
+  # drops the shared libraries the release tool links statically or never uses (Makefile, build)
+  patchelf
   # RNNoise's installer
   python3
 )
