@@ -1014,14 +1014,14 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         var i = 0
         while i < segments.count {
             let first = segments[i]
+            // The next token that is not free text; the run before it must be too short to hold words.
             var next = i + 1
-            while next < segments.count, next - i - 1 < DecoderGrammar.shortestFreeText,
-                  PhoneLoop.kind(of: segments[next].token) == .dictation { next += 1 }
+            while next < segments.count, PhoneLoop.kind(of: segments[next].token) == .dictation { next += 1 }
             if let word = spokenWord(first.token), PhoneLoop.kind(of: first.token) == nil,
                next - i - 1 < DecoderGrammar.shortestFreeText, next < segments.count,
                spokenWord(segments[next].token) == word, PhoneLoop.kind(of: segments[next].token) == nil,
-               squeezed(first) || squeezed(segments[next]) {
-                var kept = squeezed(first) ? segments[next] : first
+               case let firstSqueezed = squeezed(first), firstSqueezed || squeezed(segments[next]) {
+                var kept = firstSqueezed ? segments[next] : first
                 kept.startFrame = first.startFrame
                 kept.endFrame = segments[next].endFrame
                 kept.acoustic = segments[i...next].reduce(0) { $0 + $1.acoustic }
