@@ -465,16 +465,23 @@ public actor Assistant {
     /// the words before that name are another request of their own: "send
     /// Bobo fifty bucks on Venmo" is a payment said to Venmo, not a message
     /// to Bobo saying "fifty bucks on Venmo" ("send Bobo fifty bucks" is a
-    /// payment). "text Bobo I'm on Venmo now", "remind me to call Bobo in
+    /// payment). Typed, the name is written with a capital; heard, it is one
+    /// of the grammar's apps that are not installed ("… on venmo"). "text Bobo I'm on Venmo now", "remind me to call Bobo in
     /// March" read as the same request without their ends, and stay.
     private func saysItToAnotherApp(_ best: Parse, in text: String) -> Bool {
         guard best.slots.last?.isFreeText == true, best.slotValues[Catalog.appSlot] == nil else { return false }
-        // "… on Venmo", "… using the Uber app": a name written with a
-        // capital, after a word that says where it goes.
         var words = TypedWord.split(text)[...]
-        if words.last?.word == "app" { words = words.dropLast() }
-        guard let name = words.popLast(), name.startsWithCapital, !Self.notAName.contains(name.word),
-              namedApps(in: [name.word]).isEmpty else { return false }
+        if let said = otherAppSaid(in: text), said.count < words.count, words.suffix(said.count).map(\.word) == said {
+            // Heard, names have no capitals: "… on venmo", "… with cash
+            // app", an app the grammar knows is not installed.
+            words = words.dropLast(said.count)
+        } else {
+            // "… on Venmo", "… using the Uber app": a name written with a
+            // capital, after a word that says where it goes.
+            if words.last?.word == "app" { words = words.dropLast() }
+            guard let name = words.popLast(), name.startsWithCapital, !Self.notAName.contains(name.word),
+                  namedApps(in: [name.word]).isEmpty else { return false }
+        }
         if words.last?.word == "the" { words = words.dropLast() }
         guard let channel = words.popLast(), Self.channels.contains(channel.word), !words.isEmpty,
               let head = wholeRequestParses(of: String(text[..<channel.range.lowerBound])).first else { return false }
@@ -774,6 +781,15 @@ public actor Assistant {
     /// it; nil when the text names none.
     private func otherAppNamed(in text: String) -> String? {
         mainParser.parse(splittingAppNames(text)).lazy.compactMap { $0.slotValues[Catalog.otherAppSlot] }.first
+    }
+
+    /// The words `text` names an app that is not installed with, as the
+    /// grammar's `<other_app>` reads them ("cash app", "venmo"); nil when
+    /// no reading of it names one.
+    private func otherAppSaid(in text: String) -> [String]? {
+        mainParser.parse(splittingAppNames(text)).lazy.compactMap { parse in
+            parse.slots.first { $0.name == Catalog.otherAppSlot }.map { TextParser.tokenize($0.raw) }
+        }.first
     }
 
     /// Whether free text opens by naming where the words should go, then

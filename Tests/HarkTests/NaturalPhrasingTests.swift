@@ -624,7 +624,9 @@ struct NaturalPhrasingTests {
                             ("Tell Bobo on WhatsApp that I'm home", "WhatsApp"),
                             ("Add milk to my grocery list in Google Keep", "Google Keep"),
                             ("Use Venmo to pay Bobo ten dollars", "Venmo"), ("Get me an Uber to the airport", "Uber"),
-                            ("Ask Alexa to add milk to my grocery list", "Alexa"), ("Order me an Uber home", "Uber")] {
+                            ("Ask Alexa to add milk to my grocery list", "Alexa"), ("Order me an Uber home", "Uber"),
+                            // Heard, with no capitals: the name is one the grammar knows is not installed.
+                            ("send bobo the great fifty bucks on venmo", "Venmo"), ("send bobo ten dollars with cash app", "Cash App")] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
             let turn = await assistant.read(text)
             #expect(turn.code == "notUnderstood" && turn.speech == "Sorry, \(app) isn't one of your apps, so I can't do that.",
@@ -636,6 +638,8 @@ struct NaturalPhrasingTests {
             ("Send Bobo ten dollars on MonkeyPay", "MonkeyPay", "INSendPaymentIntent", ["payee": "Bobo", "currencyAmount": "ten dollars"]),
             ("Text Bobo on MonkeyChat saying see you on Zoom", "MonkeyChat", "INSendMessageIntent",
              ["recipients": "Bobo", "content": "see you on Zoom"]),
+            // A message whose words before the name are no request of their own stays a message.
+            ("tell bobo see you on venmo", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "see you on venmo"]),
         ], by: assistant)
         #expect(await assistant.read("what is the weather").speech == "Sorry, I didn't understand that.")
     }
