@@ -858,9 +858,22 @@ public actor Assistant {
     /// one whose words are "down"; nor one whose words are only a
     /// hesitation ("message Bobo on MonkeyChat um"). A short message that says something
     /// ("on it", "here", "now") is a message.
+    ///
+    /// The same for words that are only a person ("add you to the
+    /// reminders": a task "you"), only the word that would carry a title
+    /// ("make a note called": a note saying "called"), or that stop on an
+    /// article ("new note like the"): what was to be written was not said.
     static func saysNothing(_ words: [String]) -> Bool {
-        !words.isEmpty && words.allSatisfy { pointingWords.contains($0) || TextParser.hesitations.contains($0) }
+        guard !words.isEmpty else { return false }
+        if let last = words.last, articles.contains(last) { return true }
+        return words.allSatisfy {
+            pointingWords.contains($0) || persons.contains($0) || titleCarriers.contains($0) || TextParser.hesitations.contains($0)
+        }
     }
+
+    private static let articles: Set<String> = ["the", "a", "an"]
+    private static let persons: Set<String> = ["i", "me", "you", "him", "her", "us"]
+    private static let titleCarriers: Set<String> = ["called", "named", "titled", "saying"]
 
     /// Whether free text only takes the request back: "remind me to, no
     /// wait, never mind" is no reminder to "no wait never mind". It must

@@ -875,9 +875,14 @@ struct NaturalPhrasingTests {
         for text in ["Put the kettle on", "Make a sandwich", "Set a timer for ten minutes", "Start a run on Strava",
                      "Add milk to my Todoist", "Stop", "Add a little salt",
                      // Free text that only points at something said elsewhere (before: a note saying "down").
-                     "Note that down", "Text Bobo that", "Add it to my list in TasksNotes", "note this down in TasksNotes"] {
+                     "Note that down", "Text Bobo that", "Add it to my list in TasksNotes", "note this down in TasksNotes",
+                     // Heard: words that name no one thing to write, a carrier with nothing after it, words
+                     // stopping on an article (before: a note "like the", a task "you", a payment's note "a").
+                     "new note like the", "make a note called in TasksNotes", "i owe bobo ten dollars with a note a"] {
             #expect(await assistant.reading(of: text) == .notUnderstood, "\"\(text)\"")
         }
+        #expect(Assistant.saysNothing(["you"]) && Assistant.saysNothing(["called"]) && Assistant.saysNothing(["like", "the"]))
+        #expect(!Assistant.saysNothing(["call", "you"]) && !Assistant.saysNothing(["the", "bananas"]) && !Assistant.saysNothing(["a", "call"]))
         // The carriers still work, and the free text stops where the next part starts.
         #expect(await assistant.reading(of: "Send Bobo a MonkeyChat saying where are you")
             == .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "where are you"]))
