@@ -466,8 +466,9 @@ public actor Assistant {
     /// Bobo fifty bucks on Venmo" is a payment said to Venmo, not a message
     /// to Bobo saying "fifty bucks on Venmo" ("send Bobo fifty bucks" is a
     /// payment). Typed, the name is written with a capital; heard, it is one
-    /// of the grammar's apps that are not installed ("… on venmo"). "text Bobo I'm on Venmo now", "remind me to call Bobo in
-    /// March" read as the same request without their ends, and stay.
+    /// of the grammar's apps that are not installed ("… on venmo"). "text
+    /// Bobo I'm on Venmo now", "remind me to call Bobo in March" read as the
+    /// same request without their ends, and stay.
     private func saysItToAnotherApp(_ best: Parse, in text: String) -> Bool {
         guard best.slots.last?.isFreeText == true, best.slotValues[Catalog.appSlot] == nil else { return false }
         var words = TypedWord.split(text)[...]
