@@ -32,7 +32,10 @@ public struct HeardUtterance: Sendable {
 /// the final search is left to do. While what was heard is only the
 /// beginning of a sentence ("send a message to …"), the person is pausing
 /// inside it, and the utterance waits
-/// ``EndpointerConfiguration/unfinishedSentenceSilence`` instead.
+/// ``EndpointerConfiguration/unfinishedSentenceSilence`` instead; so does a
+/// whole sentence so far that would be rejected as heard unsurely
+/// (``PartialRecognition/isUnsure``): the path pieced it out of the first
+/// half of a longer request.
 ///
 /// Not thread-safe: one stream, fed from one task.
 public final class LiveHearing {
@@ -182,11 +185,23 @@ public final class LiveHearing {
                 unplaced = speechEnd - spokenEnd
                 if unplaced! > Self.unplacedSpeech { sentence = .unfinished }
             }
-            let needed = silenceNeeded(for: sentence)
+            var needed = silenceNeeded(for: sentence)
+            // A whole sentence so far that would be rejected as heard
+            // unsurely: the path pieced it together out of the first half of
+            // a longer request ("add on the banana stash" for "add peel the
+            // bananas to | my ideas note"), so the person is likely pausing
+            // inside it.
+            if silence >= needed, needed < configuration.trailingSilence, sentence.isWhole, sentence == partial.sentence,
+               partial.isUnsure {
+                sentence = .unfinished
+                needed = silenceNeeded(for: sentence)
+            }
             assistant.logger.trace("endpointing", metadata: [
                 "endpoint.silence": "\(silence)", "endpoint.partial": "\(partial.text)", "endpoint.sentence": "\(sentence)",
                 "endpoint.speech_end": "\(speechEnd)", "endpoint.ending_start": "\(endingStart.map { "\($0)" } ?? "none")",
                 "endpoint.unplaced": "\(unplaced.map { "\($0)" } ?? "none")",
+                "endpoint.confidence": "\(partial.confidence.map { "\($0)" } ?? "none")",
+                "endpoint.floor": "\(partial.confidenceFloor.map { "\($0)" } ?? "none")",
             ])
             if silence >= needed, let utterance = endpointer.endUtteranceNow() {
                 return try await answer(utterance, endedEarly: needed < configuration.trailingSilence, endpointTime: now,

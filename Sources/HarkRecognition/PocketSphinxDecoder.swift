@@ -856,17 +856,10 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
         recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)
-        let unnamed = !grammar.namesApp(recognition.words.filter { !$0.isFreeText }.map(\.word))
-        var floor = options.minimumConfidence
-        if floor > 0 {
-            if unnamed {
-                if recognition.words.contains(where: \.isFreeText) { floor = max(floor, options.minimumFreeTextConfidence) }
-                if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
-            } else if recognition.words.last?.isFreeText == true,
-                      Self.freeTextShare(of: recognition.words) >= DecoderOptions.namedFreeTextShare {
-                floor = max(floor, options.minimumNamedFreeTextConfidence)
-            }
-        }
+        let floor = confidenceFloor(named: grammar.namesApp(recognition.words.filter { !$0.isFreeText }.map(\.word)),
+                                    holdsFreeText: recognition.words.contains(where: \.isFreeText),
+                                    endsInFreeText: recognition.words.last?.isFreeText == true,
+                                    freeTextShare: Self.freeTextShare(of: recognition.words), grammar: grammar)
         // Forced onto the grammar, but far worse than any phones: out of
         // grammar; or free text for no app named, its carrier not heard
         // clearly enough. (A reading of free text alone, an answer to
@@ -902,6 +895,26 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         return recognition
     }
 
+    /// The confidence a reading must reach not to be rejected as heard
+    /// unsurely: ``DecoderOptions/minimumConfidence``, raised for free text
+    /// for no app named (``DecoderOptions/minimumFreeTextConfidence``), for
+    /// a request naming no app among several
+    /// (``DecoderOptions/minimumUnnamedConfidence``), and for one that names
+    /// its app but is mostly free text at its end
+    /// (``DecoderOptions/minimumNamedFreeTextConfidence``). 0: no floor.
+    func confidenceFloor(named: Bool, holdsFreeText: Bool, endsInFreeText: Bool, freeTextShare: Double,
+                         grammar: DecoderGrammar) -> Double {
+        var floor = options.minimumConfidence
+        guard floor > 0 else { return floor }
+        if !named {
+            if holdsFreeText { floor = max(floor, options.minimumFreeTextConfidence) }
+            if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
+        } else if endsInFreeText, freeTextShare >= DecoderOptions.namedFreeTextShare {
+            floor = max(floor, options.minimumNamedFreeTextConfidence)
+        }
+        return floor
+    }
+
     /// How sure the grammar pass is of each word it heard, and of the
     /// whole utterance, 0...1 (pocketsphinx's FSG search has no posterior:
     /// it reported 1 for everything).
@@ -917,7 +930,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// reading is right (docs/measurements.md, "Confidence"). 1 when there is no phone
     /// model (nothing to compare with); nil when the path has no grammar
     /// word (``freeTextConfidence(of:)`` then says).
-    private func scoreConfidence(_ segments: inout [Segment], phones: [Segment]?, state: State) -> Double? {
+    func scoreConfidence(_ segments: inout [Segment], phones: [Segment]?, state: State) -> Double? {
         guard let phones else { return 1 }
         let lmath = ps_get_logmath(state.decoder)
         /// The phone loop's score over frames a...b (a phone cut by the range counts pro rata).

@@ -229,9 +229,33 @@ extension PocketSphinxDecoder {
             let path = sentence == .notASentence ? [] : wholePath ?? Self.segments(of: decoder)
             let ending = sentence == .unfinished ? Self.completeBeforeEnding(path, grammar: grammar, frameRate: frameRate) : nil
             let spoken = path.last { PhoneLoop.kind(of: $0.token) != nil || Self.spokenWord($0.token) != nil }
-            return PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending,
-                                      spokenEnd: spoken.map { Double($0.endFrame + 1) / frameRate })
+            var partial = PartialRecognition(text: words.joined(separator: " "), sentence: sentence, ending: ending,
+                                             spokenEnd: spoken.map { Double($0.endFrame + 1) / frameRate })
+            if sentence.isWhole, let phones = side.phones?.value, grammar.rejectsOutOfGrammar {
+                (partial.confidence, partial.confidenceFloor) = scoredSoFar(path, phones: phones, grammar: grammar, state: state!)
+            }
+            return partial
         }
+    }
+
+    /// The confidence of a whole sentence heard so far, judged as the
+    /// utterance's reading would be were it to end now (its grammar words
+    /// against the phone pass so far, ``scoreConfidence``), and the floor
+    /// that reading would have to reach (``confidenceFloor``); nil when
+    /// there is nothing to judge.
+    private func scoredSoFar(_ path: [Segment], phones: OpaquePointer, grammar: DecoderGrammar,
+                             state: State) -> (Double?, Double?) {
+        var path = path
+        guard options.minimumConfidence > 0, let scored = scoreConfidence(&path, phones: Self.segments(of: phones), state: state)
+        else { return (nil, nil) }
+        let spoken = path.filter { PhoneLoop.kind(of: $0.token) == .dictation || Self.spokenWord($0.token) != nil }
+        let isFree = { (s: Segment) in PhoneLoop.kind(of: s.token) == .dictation }
+        let frames = { (s: [Segment]) in Double(s.reduce(0) { $0 + $1.endFrame - $1.startFrame + 1 }) }
+        let all = frames(spoken)
+        let floor = confidenceFloor(named: grammar.namesApp(spoken.filter { !isFree($0) }.compactMap { Self.spokenWord($0.token) }),
+                                    holdsFreeText: spoken.contains(where: isFree), endsInFreeText: spoken.last.map(isFree) ?? false,
+                                    freeTextShare: all > 0 ? frames(spoken.filter(isFree)) / all : 0, grammar: grammar)
+        return (scored, floor)
     }
 
     /// The segments of the best path so far that ends in the grammar's

@@ -133,6 +133,15 @@ public enum SentenceReading: Sendable, Equatable {
     /// of a sentence (the dictation's language model gives the sentence's
     /// end after them at least ``DecoderOptions/freeTextEndProbability``).
     case endsInFreeText(likelyEnded: Bool)
+
+    /// Whether the utterance may end here: a whole sentence, or one whose
+    /// free text at its end reads as finished.
+    public var isWhole: Bool {
+        switch self {
+        case .complete, .endsInFreeText(likelyEnded: true): true
+        case .notASentence, .unfinished, .endsInFreeText(likelyEnded: false): false
+        }
+    }
 }
 
 /// What a recognition stream has heard so far, while the person speaks.
@@ -155,6 +164,21 @@ public struct PartialRecognition: Sendable, Equatable {
     /// well after it is speech the path has not placed yet: a word that
     /// may begin the rest of the sentence ("show my messages | from …").
     public var spokenEnd: Double?
+    /// For a whole sentence, how sure the recognizer is of it so far
+    /// (0...1, as ``Recognition/confidence``); nil when not judged.
+    public var confidence: Double?
+    /// The confidence the sentence would have to reach, were the utterance
+    /// to end now, not to be rejected as heard unsurely; nil when none.
+    public var confidenceFloor: Double?
+
+    /// Whether the sentence so far would be rejected as heard unsurely:
+    /// likely the first half of a longer request, pieced into a sentence
+    /// of its own ("add on the banana stash" for "add peel the bananas to
+    /// … my ideas note"), or speech for no app.
+    public var isUnsure: Bool {
+        guard let confidence, let confidenceFloor else { return false }
+        return confidence < confidenceFloor
+    }
 
     /// The last words of a partial path and the sentence before them.
     public struct Ending: Sendable, Equatable {
