@@ -56,11 +56,12 @@ RELEASE_LINK ?= $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relat
 	-Xlinker -T -Xlinker $(CURDIR)/linker/private-text.ld -Xlinker --no-export-dynamic \
 	$(ESPEAK_LINK))
 ## And libraries it would load for nothing stay out. libespeak-ng's shared
-## library loads libpcaudio, which loads PulseAudio and 25 libraries behind
-## it (X11, xcb, D-Bus, systemd, libsndfile's codecs, gcrypt); pkg-config's
+## library loads libpcaudio, which loads PulseAudio and behind it X11, xcb,
+## D-Bus, systemd, libsndfile's codecs and gcrypt (27 libraries Hark never
+## calls; the tool loads 17 instead of 48 without them); pkg-config's
 ## -lsphinxad (pocketsphinx's audio device library, which Hark does not use)
 ## loads PulseAudio too. Each library faults in its relocated data and
-## start-up code: `hark listen` held about 4 MB of them at its peak
+## start-up code: `hark listen` peaks 3.0-3.5 MB lower without them
 ## (docs/measurements.md, "Memory"). So the tool links libespeak-ng's static
 ## library (Debian's libespeak-ng-dev ships it), whose calls into libpcaudio
 ## Sources/CESpeakNGShims answers with no device (Hark plays speech itself),

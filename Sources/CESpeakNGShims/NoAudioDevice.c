@@ -1,10 +1,11 @@
 // libpcaudio's API as libespeak-ng calls it, with no device behind it.
 //
 // Why: libespeak-ng depends on libpcaudio for ENOUTPUT_MODE_SPEAK_AUDIO, and
-// libpcaudio on libpulse, which loads 26 more libraries (X11, xcb, D-Bus,
-// systemd, libsndfile and its codecs, gcrypt, ...). Each mapped library
-// faults in its relocated data and start-up code: `hark listen` held about
-// 4 MB of them resident at its peak, for audio output Hark never asks
+// libpcaudio on libpulse, which loads more libraries behind it (X11, xcb,
+// D-Bus, systemd, libsndfile and its codecs, gcrypt, ...; 27 in all that
+// Hark never calls). Each mapped library faults in its relocated data and
+// start-up code: `hark listen` peaks 3.0-3.5 MB lower without them (4 MB
+// for the noisiest utterance), for audio output Hark never asks
 // espeak-ng for (it synthesises with ENOUTPUT_MODE_SYNCHRONOUS and plays the
 // samples through its own audio sink). The release tool (Makefile,
 // RELEASE_LINK) links libespeak-ng's static library, whose calls into

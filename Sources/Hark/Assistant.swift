@@ -472,16 +472,19 @@ public actor Assistant {
     private func saysItToAnotherApp(_ best: Parse, in text: String) -> Bool {
         guard best.slots.last?.isFreeText == true, best.slotValues[Catalog.appSlot] == nil else { return false }
         var words = TypedWord.split(text)[...]
-        if let said = otherAppSaid(in: text), said.count < words.count, words.suffix(said.count).map(\.word) == said {
+        // "… on Venmo", "… using the Uber app": a name written with a
+        // capital, after a word that says where it goes.
+        var typed = words
+        if typed.last?.word == "app" { typed = typed.dropLast() }
+        if let name = typed.popLast(), name.startsWithCapital, !Self.notAName.contains(name.word), namedApps(in: [name.word]).isEmpty {
+            words = typed
+        } else if let said = otherApp(in: text).map({ TextParser.tokenize($0.raw) }), said.count < words.count,
+                  words.suffix(said.count).map(\.word) == said {
             // Heard, names have no capitals: "… on venmo", "… with cash
             // app", an app the grammar knows is not installed.
             words = words.dropLast(said.count)
         } else {
-            // "… on Venmo", "… using the Uber app": a name written with a
-            // capital, after a word that says where it goes.
-            if words.last?.word == "app" { words = words.dropLast() }
-            guard let name = words.popLast(), name.startsWithCapital, !Self.notAName.contains(name.word),
-                  namedApps(in: [name.word]).isEmpty else { return false }
+            return false
         }
         if words.last?.word == "the" { words = words.dropLast() }
         guard let channel = words.popLast(), Self.channels.contains(channel.word), !words.isEmpty,
@@ -777,19 +780,14 @@ public actor Assistant {
         }
     }
 
-    /// The app a request is for that is not installed ("Transfer fifty
-    /// dollars on Venmo": "Venmo"), as the grammar's `<other_app>` reads
-    /// it; nil when the text names none.
-    private func otherAppNamed(in text: String) -> String? {
-        mainParser.parse(splittingAppNames(text)).lazy.compactMap { $0.slotValues[Catalog.otherAppSlot] }.first
-    }
-
-    /// The words `text` names an app that is not installed with, as the
-    /// grammar's `<other_app>` reads them ("cash app", "venmo"); nil when
-    /// no reading of it names one.
-    private func otherAppSaid(in text: String) -> [String]? {
+    /// The app a request is for that is not installed, as the grammar's
+    /// `<other_app>` reads it in the first reading of `text` that names one:
+    /// its value is the app ("Transfer fifty dollars on Venmo": "Venmo"),
+    /// its raw words what was said ("cash app", "venmo"); nil when no
+    /// reading names one.
+    private func otherApp(in text: String) -> SlotValue? {
         mainParser.parse(splittingAppNames(text)).lazy.compactMap { parse in
-            parse.slots.first { $0.name == Catalog.otherAppSlot }.map { TextParser.tokenize($0.raw) }
+            parse.slots.first { $0.name == Catalog.otherAppSlot }
         }.first
     }
 
@@ -1517,7 +1515,7 @@ public actor Assistant {
         case .notUnderstood:
             // "… on Venmo": say which app it was for, so the person knows
             // what was heard and why nothing happens.
-            let speech = otherAppNamed(in: text).map { "Sorry, \($0) isn't one of your apps, so I can't do that." }
+            let speech = otherApp(in: text).map { "Sorry, \($0.value) isn't one of your apps, so I can't do that." }
             return Turn(heard: text, confidence: 1, app: nil, intent: nil, slots: [:],
                         speech: speech ?? "Sorry, I didn't understand that.", code: "notUnderstood", prompt: false,
                         audioSeconds: 0, decodeSeconds: 0)

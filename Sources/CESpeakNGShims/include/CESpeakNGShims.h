@@ -6,8 +6,9 @@
 /// plays them itself; espeak-ng opens a device only in
 /// ENOUTPUT_MODE_SPEAK_AUDIO, which Hark never asks for. Defined here so the
 /// release tool can link libespeak-ng's static library without libpcaudio,
-/// which loads PulseAudio and with it 26 libraries (X11, D-Bus, systemd,
-/// codecs) that cost `hark listen` about 4 MB resident (docs/measurements.md,
+/// which loads PulseAudio and behind it X11, D-Bus, systemd and codecs (27
+/// libraries Hark never calls) that cost `hark listen` 3.0-3.5 MB at its
+/// peak (docs/measurements.md,
 /// "Memory"). The functions are in NoAudioDevice.c; nothing in Hark calls
 /// them, so this header declares none.
 
