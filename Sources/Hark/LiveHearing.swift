@@ -191,8 +191,7 @@ public final class LiveHearing {
             // a longer request ("add on the banana stash" for "add peel the
             // bananas to | my ideas note"), so the person is likely pausing
             // inside it.
-            if silence >= needed, needed < configuration.trailingSilence, sentence.isWhole, sentence == partial.sentence,
-               partial.isUnsure {
+            if sentence.isWhole, partial.isUnsure, needed < configuration.trailingSilence {
                 sentence = .unfinished
                 needed = silenceNeeded(for: sentence)
             }

@@ -856,10 +856,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         recognition.words = try Self.transcribeFreeText(segments, samples: samples, dictated: dictated, state: state, frameRate: frameRate)
         recognition.text = recognition.words.map(\.word).joined(separator: " ")
         recognition.confidence = scored ?? Self.freeTextConfidence(of: recognition.words)
-        let floor = confidenceFloor(named: grammar.namesApp(recognition.words.filter { !$0.isFreeText }.map(\.word)),
-                                    holdsFreeText: recognition.words.contains(where: \.isFreeText),
-                                    endsInFreeText: recognition.words.last?.isFreeText == true,
-                                    freeTextShare: Self.freeTextShare(of: recognition.words), grammar: grammar)
+        let floor = confidenceFloor(for: recognition.words, grammar: grammar)
         // Forced onto the grammar, but far worse than any phones: out of
         // grammar; or free text for no app named, its carrier not heard
         // clearly enough. (A reading of free text alone, an answer to
@@ -895,21 +892,23 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         return recognition
     }
 
-    /// The confidence a reading must reach not to be rejected as heard
-    /// unsurely: ``DecoderOptions/minimumConfidence``, raised for free text
-    /// for no app named (``DecoderOptions/minimumFreeTextConfidence``), for
-    /// a request naming no app among several
-    /// (``DecoderOptions/minimumUnnamedConfidence``), and for one that names
-    /// its app but is mostly free text at its end
+    /// The confidence a reading of `words` must reach not to be rejected
+    /// as heard unsurely: ``DecoderOptions/minimumConfidence``, raised for
+    /// free text for no app named
+    /// (``DecoderOptions/minimumFreeTextConfidence``), for a request naming
+    /// no app among several (``DecoderOptions/minimumUnnamedConfidence``),
+    /// and for one that names its app but is mostly free text at its end
     /// (``DecoderOptions/minimumNamedFreeTextConfidence``). 0: no floor.
-    func confidenceFloor(named: Bool, holdsFreeText: Bool, endsInFreeText: Bool, freeTextShare: Double,
-                         grammar: DecoderGrammar) -> Double {
+    /// Only which words are free text and how long each takes count, so a
+    /// path whose free text is still phones is judged as its transcription
+    /// would be.
+    func confidenceFloor(for words: [RecognizedWord], grammar: DecoderGrammar) -> Double {
         var floor = options.minimumConfidence
         guard floor > 0 else { return floor }
-        if !named {
-            if holdsFreeText { floor = max(floor, options.minimumFreeTextConfidence) }
+        if !grammar.namesApp(words.filter { !$0.isFreeText }.map(\.word)) {
+            if words.contains(where: \.isFreeText) { floor = max(floor, options.minimumFreeTextConfidence) }
             if grammar.appCount > 1 { floor = max(floor, options.minimumUnnamedConfidence) }
-        } else if endsInFreeText, freeTextShare >= DecoderOptions.namedFreeTextShare {
+        } else if words.last?.isFreeText == true, Self.freeTextShare(of: words) >= DecoderOptions.namedFreeTextShare {
             floor = max(floor, options.minimumNamedFreeTextConfidence)
         }
         return floor

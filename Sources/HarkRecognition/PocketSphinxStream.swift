@@ -248,14 +248,14 @@ extension PocketSphinxDecoder {
         var path = path
         guard options.minimumConfidence > 0, let scored = scoreConfidence(&path, phones: Self.segments(of: phones), state: state)
         else { return (nil, nil) }
-        let spoken = path.filter { PhoneLoop.kind(of: $0.token) == .dictation || Self.spokenWord($0.token) != nil }
-        let isFree = { (s: Segment) in PhoneLoop.kind(of: s.token) == .dictation }
-        let frames = { (s: [Segment]) in Double(s.reduce(0) { $0 + $1.endFrame - $1.startFrame + 1 }) }
-        let all = frames(spoken)
-        let floor = confidenceFloor(named: grammar.namesApp(spoken.filter { !isFree($0) }.compactMap { Self.spokenWord($0.token) }),
-                                    holdsFreeText: spoken.contains(where: isFree), endsInFreeText: spoken.last.map(isFree) ?? false,
-                                    freeTextShare: all > 0 ? frames(spoken.filter(isFree)) / all : 0, grammar: grammar)
-        return (scored, floor)
+        // The path's grammar words and free-text phones, as words with their times.
+        let words = path.compactMap { segment -> RecognizedWord? in
+            let isFree = PhoneLoop.kind(of: segment.token) == .dictation
+            guard let word = isFree ? segment.token : Self.spokenWord(segment.token) else { return nil }
+            return RecognizedWord(word: word, start: Double(segment.startFrame) / frameRate,
+                                  end: Double(segment.endFrame + 1) / frameRate, confidence: segment.confidence, isFreeText: isFree)
+        }
+        return (scored, confidenceFloor(for: words, grammar: grammar))
     }
 
     /// The segments of the best path so far that ends in the grammar's

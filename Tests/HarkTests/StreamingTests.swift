@@ -189,7 +189,7 @@ struct StreamingTests {
         #expect(partial.sentence.isWhole && partial.isUnsure, "\(partial)")
     }
 
-    @Test("a request heard surely as a whole sentence so far is judged sure at the pause, and ends after the short silence")
+    @Test("a request heard surely as a whole sentence so far is judged sure at the pause: its confidence above its floor and below 1")
     func sureSentenceEndsEarly() async throws {
         let speech = try speechOnly(spoken("show my messages from bobo on monkeychat", "sure"))
         let assistant = try makeStreamingAssistant()
