@@ -5,53 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Mirrors of the leading fields of pocketsphinx 0.8+5prealpha's private
-// structures the grammar search keeps its history in (pocketsphinx_internal.h:
-// ps_decoder_s, ps_searchfuncs_s, ps_search_s; fsg_search_internal.h:
-// fsg_search_s; fsg_lextree.h: fsg_pnode_s; hmm.h: hmm_s; fsg_history.h:
-// fsg_history_s, fsg_hist_entry_s; blkarray_list.h: blkarray_list_s). Each is
-// checked against the public API before the collector is installed.
-typedef struct searchfuncs_s {
-    int (*start)(void *search);
-    int (*step)(void *search, int frame_idx);
-    int (*finish)(void *search);
-    int (*reinit)(void *search, void *dict, void *d2p);
-    void (*free)(void *search);
-    void *(*lattice)(void *search);
-    char const *(*hyp)(void *search, int32_t *out_score);
-    int32_t (*prob)(void *search);
-    void *(*seg_iter)(void *search);
-} searchfuncs_t;
+#include "PocketSphinxMirrors.h"
 
-typedef struct search_s {
-    searchfuncs_t *vt;
-    char *type;
-    char *name;
-    void *pls;
-    cmd_ln_t *config;
-    void *acmod;
-} search_t;
-
-typedef struct decoder_s {
-    cmd_ln_t *config;
-    int refcount;
-    void *acmod;
-    void *dict;
-    void *d2p;
-    void *lmath;
-    void *searches;
-    search_t *search;
-} decoder_t;
-
-typedef struct blkarray_s {
-    void ***ptr;
-    int32_t maxblks;
-    int32_t blksize;
-    int32_t n_valid;
-    int32_t cur_row;
-    int32_t cur_row_free;
-} blkarray_t;
-
+// Mirrors of the leading fields of the private structures the grammar
+// search keeps its history in (fsg_search_internal.h: fsg_search_s;
+// fsg_lextree.h: fsg_pnode_s; hmm.h: hmm_s; fsg_history.h: fsg_history_s,
+// fsg_hist_entry_s). Each is checked against the public API before the
+// collector is installed.
 typedef struct history_s {
     fsg_model_t *fsg;
     blkarray_t *entries;
@@ -120,14 +80,6 @@ typedef struct fsg_fields_s {
     int32_t n_hmm_eval;
     int32_t n_sen_eval;
 } fsg_fields_t;
-
-// ps_search_s in full: vt, type, name, pls, config, acmod, dict, d2p,
-// hyp_str, dag, last_link, then post, n_words, start_wid, silence_wid,
-// finish_wid.
-typedef struct search_full_s {
-    void *pointers[11];
-    int32_t ints[5];
-} search_full_t;
 
 typedef struct fsg_search_mirror_s {
     search_full_t base;

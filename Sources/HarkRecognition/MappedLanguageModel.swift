@@ -151,7 +151,9 @@ struct MappedLanguageModel: @unchecked Sendable {
 
     /// Gives the pages of the n-grams read so far back to the system (the
     /// file's clean pages, read again from the page cache when next looked
-    /// up): for a model whose answers are cached (``NGramScoreCache``).
+    /// up): for a model whose answers are cached (``NGramScoreCache``), and
+    /// for every model once an utterance is read
+    /// (``PocketSphinxDecoder/State/releaseLanguageModelPages()``).
     func releasePages() {
         MemoryPages.release(inside: ngrams, bytes: bytes)
         if let quantisation { MemoryPages.release(inside: quantisation, bytes: quantisationBytes) }

@@ -264,6 +264,20 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
         /// mapping of its file (see ``MappedLanguageModel``).
         var mappedLanguageModels: [(decoder: OpaquePointer, model: MappedLanguageModel)] = []
 
+        /// Gives back the pages of the mapped n-gram models read so far
+        /// (``MappedLanguageModel/releasePages()``) once an utterance is
+        /// read: the n-gram pass looks n-grams up all over the dictation
+        /// model, so an utterance it hears leaves most of its 16.5 MB
+        /// mapped, held until the next one otherwise (`hark listen` between
+        /// turns, after a noisy message: 106.4 MB instead of 126.0;
+        /// docs/measurements.md, "what the side passes keep"). They are
+        /// the file's clean pages: the next utterance maps them again from
+        /// the page cache, and a decoder reading the same mapping meanwhile
+        /// (another worker's) maps again what it reads.
+        func releaseLanguageModelPages() {
+            for mapped in mappedLanguageModels { mapped.model.releasePages() }
+        }
+
         /// Has `made`, a pass's decoder, read the grammar decoder's
         /// acoustic model parameters, if it can.
         mutating func share(with made: OpaquePointer) {
@@ -830,6 +844,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// has no phone n-gram model, and so no confidence).
     func recognition(of segments: [Segment], samples: [Int16], grammar: DecoderGrammar, dictated: [Segment]?,
                      phones: [Segment]?, state: inout State) throws -> Recognition {
+        defer { state.releaseLanguageModelPages() }
         var recognition = Recognition(text: "", words: [], confidence: 0,
                                       audioSeconds: Double(samples.count) / 16_000, decodeSeconds: 0)
         if segments.contains(where: { PhoneLoop.kind(of: $0.token) == .garbage }) {
@@ -1209,21 +1224,31 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// the person stopped speaking. The confidence is Hark's own (the phone
     /// pass, ``recognition(of:samples:grammar:dictated:phones:state:)``).
     ///
-    /// Once they are read, a grammar search's word exits are freed
-    /// (``releaseHistory(of:)``): nothing reads the ended utterance again.
+    /// Once they are read, what the search kept of the utterance is let go
+    /// (``releaseUtterance(of:)``): nothing reads the ended utterance again.
     static func endUtterance(_ decoder: OpaquePointer) throws -> [Segment] {
         guard ps_end_utt(decoder) >= 0 else { throw RecognitionError("pocketsphinx failed to end the utterance") }
-        defer { releaseHistory(of: decoder) }
+        defer { releaseUtterance(of: decoder) }
         return segments(of: decoder)
     }
 
-    /// Frees the ended utterance's word exits in a grammar search with the
-    /// history collector (``hark_fsg_history_release``) rather than keep
-    /// them until the next utterance starts: up to 6 MB in noisy speech
-    /// with every sample app, held while the answer is found and spoken,
-    /// which is when `hark listen` peaks. Other searches are left alone.
-    static func releaseHistory(of decoder: OpaquePointer) {
-        _ = hark_fsg_history_release(UnsafeMutableRawPointer(decoder))
+    /// Lets go of what the decoder's search kept of the ended utterance,
+    /// rather than keep it until the next utterance starts: a grammar
+    /// search's word exits (``hark_fsg_history_release``, with the history
+    /// collector; up to 6 MB in noisy speech with every sample app), an
+    /// n-gram search's lattice and the pages of its backpointer and score
+    /// tables (``hark_ngram_search_release``; about 3 MB after noisy
+    /// speech), a phone loop's history (``hark_allphone_search_release``;
+    /// about 0.6 MB in 4.5 s). Each would otherwise be held beside what the
+    /// answer needs (its code paged in, a grammar rebuilt for a new task),
+    /// where many turns of `hark listen` peak. Each call checks the
+    /// search's kind and layout and leaves any other alone. After it the
+    /// decoder reads as having heard nothing.
+    static func releaseUtterance(of decoder: OpaquePointer) {
+        let raw = UnsafeMutableRawPointer(decoder)
+        _ = hark_fsg_history_release(raw)
+        _ = hark_ngram_search_release(raw)
+        _ = hark_allphone_search_release(raw)
     }
 
     /// The tokens of the decoder's best path (so far, in an utterance not

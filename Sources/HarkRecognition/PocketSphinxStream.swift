@@ -384,8 +384,12 @@ extension PocketSphinxDecoder {
             guard let decoder = state?.decoder, state!.streaming else { return }
             side.senoneScores?.end()
             _ = ps_end_utt(decoder)
-            Self.releaseHistory(of: decoder)
-            for other in [side.dictation, side.phones].compactMap({ $0 }) { _ = ps_end_utt(other.value) }
+            Self.releaseUtterance(of: decoder)
+            for other in [side.dictation, side.phones].compactMap({ $0 }) {
+                _ = ps_end_utt(other.value)
+                Self.releaseUtterance(of: other.value)
+            }
+            state!.releaseLanguageModelPages()
             side.restoreRunningMeans()
             state!.streaming = false
         }

@@ -7,7 +7,7 @@ import HarkRecognition
 /// a real decoder to hear a real sentence ("send a text to little bobo on
 /// monkey chat saying see you at the tree", flite's slt voice, 5.2 s).
 enum MessagingFixture {
-    static func grammar() throws -> DecoderGrammar {
+    static func grammar(dictation: DictationVocabulary = DictationVocabulary()) throws -> DecoderGrammar {
         let file = try GrammarParser.parse("""
             slot recipients: contacts
             slot content: text
@@ -19,7 +19,7 @@ enum MessagingFixture {
                 send a text to {recipients} [on <app>] [saying {content}]
             """, path: "messaging.hark")
         let graph = try GrammarCompiler.compile([GrammarInstance(app: "MonkeyChat", grammar: file)])
-        return DecoderGrammar(graph: graph, dictation: DictationVocabulary())
+        return DecoderGrammar(graph: graph, dictation: dictation)
     }
 
     static func speech() throws -> [Int16] {

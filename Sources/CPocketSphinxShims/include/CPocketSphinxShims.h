@@ -83,6 +83,44 @@ uint64_t hark_fsg_history_collected(void *decoder);
 /// current search (nothing changed).
 int hark_fsg_history_release(void *decoder);
 
+/// Lets go of what the decoder's n-gram search kept of the utterance it
+/// ended, once its words are read (`ps_seg_iter`, `ps_get_hyp`): the word
+/// lattice built to read them, and the pages of its backpointer and
+/// right-context score tables. pocketsphinx grows those tables by doubling
+/// as a long or noisy utterance adds word exits and never shrinks them
+/// (about 3 MB after noisy speech with the dictation's 40,000 words), so
+/// they would stay resident until the next utterance, beside what the
+/// answer needs. The tables keep their size; their pages are given
+/// back (`MADV_DONTNEED`) and read again as zeros when the next utterance
+/// writes them from the first entry. After it the search reads as an
+/// utterance of no frames: no hypothesis, no segments, no lattice.
+///
+/// `decoder` is a pocketsphinx 0.8+5prealpha `ps_decoder_t`. Returns 0, or
+/// -1 (nothing changed) unless its current search is an n-gram search laid
+/// out as expected (checked against `ps_get_lm`, `-latsize` and the
+/// tables' allocations) whose utterance has ended.
+int hark_ngram_search_release(void *decoder);
+
+/// The bytes of the decoder's n-gram search's backpointer and score
+/// tables, and how many of them are resident (whole pages, `mincore`).
+/// Returns 0, or -1 unless the current search is such a search.
+int hark_ngram_search_tables(void *decoder, int64_t *bytes, int64_t *resident_bytes);
+
+/// Frees the history of the decoder's phone-loop (allphone) search once
+/// the ended utterance's phones are read: an entry for every phone model
+/// alive in every frame (about 40 a frame, 0.6 MB in 4.5 s), and the best
+/// path's segments, which pocketsphinx would keep until the next utterance
+/// starts. After it the search has no phones to read.
+///
+/// Returns 0, or -1 (nothing changed) unless the decoder's current search
+/// is a pocketsphinx 0.8+5prealpha allphone search laid out as expected
+/// (checked against the configuration and its history list's counts).
+int hark_allphone_search_release(void *decoder);
+
+/// The history entries the decoder's phone-loop search holds; -1 unless
+/// its current search is such a search.
+int32_t hark_allphone_search_held(void *decoder);
+
 /// The word exits the decoder's grammar search holds now (freed ones
 /// included, as pocketsphinx counts them); -1 unless the history
 /// collector is installed on the current search.
