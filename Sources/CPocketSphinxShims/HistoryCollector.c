@@ -246,9 +246,8 @@ static void collector_free(void *search) {
 int hark_fsg_history_collector_install(void *decoder, const void *config, const void *fsg) {
     decoder_t *d = decoder;
     if (!d || !config || !fsg || d->config != config) return -1;
-    search_t *search = d->search;
-    if (!search || search->config != config || search->acmod != d->acmod || !search->type || strcmp(search->type, "fsg") != 0)
-        return -1;
+    search_t *search = hark_current_search(decoder, "fsg");
+    if (!search) return -1;
     if (search->vt && search->vt->step == collector_step) return 1;
     fsg_search_mirror_t *s = (fsg_search_mirror_t *)search;
     history_t *h = s->f.history;

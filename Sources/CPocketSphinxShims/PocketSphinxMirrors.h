@@ -3,6 +3,7 @@
 
 #include <pocketsphinx.h>
 #include <stdint.h>
+#include <string.h>
 
 // Mirrors of pocketsphinx 0.8+5prealpha's private structures every shim
 // that reaches into a decoder's search starts from
@@ -41,6 +42,19 @@ typedef struct decoder_s {
     void *searches;
     search_t *search;
 } decoder_t;
+
+// The decoder's current search when it is the decoder's own (its
+// configuration and acoustic model) and of `type` ("fsg", "ngram",
+// "allphone"), else NULL: where every shim's layout checks start.
+static inline search_t *hark_current_search(void *decoder, const char *type) {
+    decoder_t *d = decoder;
+    if (!d || !d->config) return NULL;
+    search_t *search = d->search;
+    if (!search || search->config != d->config || search->acmod != d->acmod || !search->type || !search->name
+        || strcmp(search->type, type) != 0)
+        return NULL;
+    return search;
+}
 
 // ps_search_s in full: vt, type, name, pls, config, acmod, dict, d2p,
 // hyp_str, dag, last_link, then post, n_words, start_wid, silence_wid,

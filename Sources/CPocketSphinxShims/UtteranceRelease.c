@@ -61,12 +61,9 @@ enum { SEARCH_DAG = 9, SEARCH_LAST_LINK = 10 };
 // gives, and both tables are as large as their sizes say, sizes that
 // pocketsphinx only ever doubles from `-latsize` (and twenty times that).
 static ngram_search_mirror_t *ngram_search_of(void *decoder) {
+    search_t *search = hark_current_search(decoder, "ngram");
+    if (!search) return NULL;
     decoder_t *d = decoder;
-    if (!d || !d->config) return NULL;
-    search_t *search = d->search;
-    if (!search || search->config != d->config || search->acmod != d->acmod || !search->type || !search->name
-        || strcmp(search->type, "ngram") != 0)
-        return NULL;
     ngram_search_mirror_t *s = (ngram_search_mirror_t *)search;
     if (!s->lmset || s->lmset != (void *)ps_get_lm(decoder, search->name)) return NULL;
     long latsize = cmd_ln_int32_r(d->config, "-latsize");
@@ -170,12 +167,8 @@ extern void blkarray_list_reset(void *list);
 // logmath units, as pocketsphinx stores them shifted for senone scores),
 // and its history list is well formed.
 static allphone_search_mirror_t *allphone_search_of(void *decoder) {
-    decoder_t *d = decoder;
-    if (!d || !d->config) return NULL;
-    search_t *search = d->search;
-    if (!search || search->config != d->config || search->acmod != d->acmod || !search->type
-        || strcmp(search->type, "allphone") != 0)
-        return NULL;
+    search_t *search = hark_current_search(decoder, "allphone");
+    if (!search) return NULL;
     allphone_search_mirror_t *s = (allphone_search_mirror_t *)search;
     if (!s->hmmctx || !s->ci_phmm || !s->ci2lmwid || (s->ci_only != 0 && s->ci_only != 1)) return NULL;
     if (s->frame < 0 || s->n_tot_frame < s->frame || s->beam > 0 || s->pbeam > 0) return NULL;

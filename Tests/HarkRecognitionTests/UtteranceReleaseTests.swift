@@ -31,30 +31,6 @@ import Testing
         }
     }
 
-    /// Resident kilobytes of the mapping of the dictation's n-gram model
-    /// file (``MappedLanguageModel``), from this process's smaps.
-    private func mappedModelResidentKB(of decoder: PocketSphinxDecoder) throws -> Int {
-        let address = try #require(decoder.state.withLock { state -> UInt? in
-            guard let dictation = state?.dictation else { return nil }
-            return state?.mappedLanguageModels.first { $0.decoder == dictation }?.model.address
-        })
-        // Read to the end: /proc files give no size to read up to.
-        let file = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
-        defer { try? file.close() }
-        let smaps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-        var inMapping = false
-        for line in smaps.split(separator: "\n") {
-            let range = line.prefix { $0 != " " }.split(separator: "-")
-            if range.count == 2, let start = UInt(range[0], radix: 16), UInt(range[1], radix: 16) != nil {
-                inMapping = start == address
-            } else if inMapping, line.hasPrefix("Rss:") {
-                return Int(line.split(separator: " ")[1]) ?? -1
-            }
-        }
-        Issue.record("no mapping at \(String(address, radix: 16)) in /proc/self/smaps")
-        return -1
-    }
-
     private func dictationHypothesis(of decoder: PocketSphinxDecoder) -> String? {
         decoder.state.withLock { state in
             state?.dictation.flatMap { dictation -> String? in
@@ -77,6 +53,12 @@ import Testing
         var dictation = DictationVocabulary()
         dictation.languageModel = copy.path
         let grammar = try MessagingFixture.grammar(dictation: dictation)
+        // Resident kilobytes of the copy's one mapping (``MappedLanguageModel``'s).
+        func mappedModelResidentKB() throws -> Int {
+            let mappings = try MappedModelFileTests.residentKB(of: copy.path)
+            #expect(mappings.count == 1, "mappings of the model: \(mappings)")
+            return try #require(mappings.first)
+        }
         let decoder = try PocketSphinxDecoder(model: model)
         let first = try await decoder.recognize(audio, grammar: grammar)
         #expect(first.words.contains { $0.isFreeText }, "the n-gram pass read the message: \(first.text)")
@@ -89,7 +71,7 @@ import Testing
         // The n-gram model's pages the pass mapped, given back: 584 KB left
         // of the acoustic model's own model here (the pages around its
         // n-grams), 25.5 MB without.
-        let mappedAfter = try mappedModelResidentKB(of: decoder)
+        let mappedAfter = try mappedModelResidentKB()
         #expect(mappedAfter < 1_024, "\(mappedAfter) KB of the model still mapped")
 
         // Streamed and ended, then streamed and cancelled: given back either way.
@@ -97,12 +79,12 @@ import Testing
         try await stream.feed(audio, inPiecesOf: 1_600)
         #expect((tables(of: decoder)?.resident ?? 0) > 0)
         #expect((phonesHeld(by: decoder) ?? 0) > 1_000)
-        let mappedWhileHeard = try mappedModelResidentKB(of: decoder)
+        let mappedWhileHeard = try mappedModelResidentKB()
         #expect(mappedWhileHeard > 2_048, "\(mappedWhileHeard) KB of the model mapped while heard")
         let streamed = try await stream.finish()
         #expect(tables(of: decoder)?.resident == 0)
         #expect(phonesHeld(by: decoder) == 0)
-        let mappedAfterStream = try mappedModelResidentKB(of: decoder)
+        let mappedAfterStream = try mappedModelResidentKB()
         #expect(mappedAfterStream < 1_024, "\(mappedAfterStream) KB of the model still mapped")
         #expect(!streamed.words.isEmpty)
         let cancelled = try await decoder.startStream(grammar: grammar)
