@@ -21,7 +21,7 @@ chosen on the audio fixtures (docs/measurements.md, "Memory"): 1,315,153 bigrams
 with the whole model; at 5e-8 (15 MB) "pears" became "pairs".
 
 Then the model keeps only the words the n-gram pass can read free text as
-(``--vocabulary-size``, 40,000: DictationVocabulary.defaultReadingVocabulary-
+(``--vocabulary-size``, 31,000: DictationVocabulary.defaultReadingVocabulary-
 Size): the first N of models/dictation/reading-words.txt, the dictation words
 of models/dictation/words.txt, and the sentence markers. A word outside them
 is never in the n-gram decoder's dictionary, so its unigram, and every
@@ -59,7 +59,7 @@ LOG_BASE = math.log(1.0001)
 THRESHOLD = 3.5e-8
 # How many of the reading words the n-gram pass knows: Hark's
 # DictationVocabulary.defaultReadingVocabularySize (a test checks they agree).
-VOCABULARY_SIZE = 40_000
+VOCABULARY_SIZE = 31_000
 
 
 def required_bits(max_value):

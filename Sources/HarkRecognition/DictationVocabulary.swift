@@ -33,15 +33,18 @@ public struct DictationVocabulary: Sendable, Equatable {
     /// nil: all.
     public var readingVocabularySize: Int? = DictationVocabulary.defaultReadingVocabularySize
 
-    /// The n-gram pass's words by default: the 40,000 most frequent of the
-    /// n-gram model's 72,138. Measured (docs/measurements.md, "Memory"): `hark listen` with
-    /// every sample app 18 MB smaller, and free text read as well — the
-    /// pause set's 180 recordings streamed, 68.9% understood and slot F1
-    /// 71.2% either way; the fixtures lose "pears" (heard "paris"), which
-    /// all 72,138 words got only by pruning luck: with every word and no cap
-    /// on active HMMs (`-maxhmmpf -1`) it is "paris" too. The first 10,000
-    /// saved more but changed more free text.
-    public static let defaultReadingVocabularySize = 40_000
+    /// The n-gram pass's words by default: the 31,000 most frequent of the
+    /// n-gram model's 72,138. Measured (docs/measurements.md, "Memory"):
+    /// 40,000 had `hark listen` with every sample app 18 MB smaller than
+    /// all 72,138, with free text read as well; 31,000 took 5 MB more off
+    /// every utterance (no fixture's `hark listen` over 128 MB, clean or in
+    /// noise, against 39 of 105 in noise with 40,000), every fixture
+    /// understood as before and free text's word error no worse. 30,000
+    /// lost a fixture ("… to say see you soon" heard "… and see you soon"),
+    /// pruning luck as "pears" was at 40,000 (with every word and no cap on
+    /// active HMMs, `-maxhmmpf -1`, it is "paris"). The first 10,000 saved
+    /// more but changed more free text.
+    public static let defaultReadingVocabularySize = 31_000
 
     /// The n-gram language model the n-gram pass reads free text with, in
     /// place of the acoustic model's own (``AcousticModel/languageModel``):

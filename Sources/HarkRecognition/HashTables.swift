@@ -9,8 +9,8 @@ import Glibc
 /// half again, rounded to a prime (`hash_table_new`), and every bucket is a
 /// whole 32-byte entry. The tables of word ids by spelling are large: the
 /// n-gram pass's dictionary (44,600 words: 80,000 buckets, 2.6 MB), its
-/// language model and the class set around it (40,000 words each: 60,000
-/// buckets, 1.9 MB each). They are read only when words are looked up by
+/// language model and the class set around it (31,000 words each: 46,500
+/// buckets, 1.5 MB each). They are read only when words are looked up by
 /// spelling (building a search, adding a word), never while decoding.
 /// ``tighten(_:keysPerBucket:growth:)`` rebuilds such a table with a bucket
 /// per four keys (and per four of the 4,096 words a dictionary may grow by):

@@ -9,7 +9,7 @@ import Glibc
 /// (`memfd_create`), read through `/proc/self/fd/N`.
 ///
 /// The dictionaries a decoder starts from (the grammar pass's nearly empty
-/// one, the n-gram pass's 40,000 words) had been written to the temporary
+/// one, the n-gram pass's 31,000 words) had been written to the temporary
 /// folder and removed once the decoder was made; a process killed while it
 /// made one left the file behind (`hark-empty-*.dict`, four on one machine).
 /// An anonymous file goes with the last descriptor, whatever ends the

@@ -379,9 +379,14 @@ struct TwoPassDecodingTests {
         #expect(r.words.count > 10 && r.words.allSatisfy { allowed.contains($0.word) }, "\(r.text)")
     }
 
-    @Test("the n-gram pass knows the most frequent reading words up to its size (40,000 by default), not the rest")
+    @Test("the n-gram pass knows the most frequent reading words up to its size (31,000 by default, as scripts/prune-lm.py prunes its model to), not the rest")
     func readingVocabularySize() throws {
-        #expect(DictationVocabulary().readingVocabularySize == 40_000)
+        #expect(DictationVocabulary().readingVocabularySize == 31_000)
+        // The script that keeps the model's n-grams of these words only must keep as many.
+        let script = try String(contentsOf: repository.appendingPathComponent("scripts/prune-lm.py"), encoding: .utf8)
+        let kept = script.split(separator: "\n").first { $0.hasPrefix("VOCABULARY_SIZE = ") }
+            .flatMap { Int($0.dropFirst("VOCABULARY_SIZE = ".count).replacingOccurrences(of: "_", with: "")) }
+        #expect(kept == DictationVocabulary.defaultReadingVocabularySize, "scripts/prune-lm.py keeps \(kept.map(String.init) ?? "no VOCABULARY_SIZE")")
         let d = try PocketSphinxDecoder(model: AcousticModel())
         let file = try GrammarParser.parse(messaging, path: "messaging.hark")
         var dictation = DictationVocabulary(logProbabilities: ["tree": -3])
