@@ -8,11 +8,11 @@ import Glibc
 /// sphinxbase sizes a table by the number of keys it is told to expect,
 /// half again, rounded to a prime (`hash_table_new`), and every bucket is a
 /// whole 32-byte entry. The tables of word ids by spelling are large: the
-/// n-gram pass's dictionary (34,951 words with 31,000 reading words;
-/// with 40,000 it was 44,600: 80,000 buckets, 2.6 MB), its
-/// language model and the class set around it (31,002 words each; with
-/// 40,000, 60,000 buckets, 1.9 MB each). They are read only when words are looked up by
-/// spelling (building a search, adding a word), never while decoding.
+/// n-gram pass's dictionary (34,951 words with 31,000 reading words; with
+/// 40,000 it was 44,600: 80,000 buckets, 2.6 MB), its language model and
+/// the class set around it (31,002 words each; with 40,000, 60,000 buckets,
+/// 1.9 MB each). They are read only when words are looked up by spelling
+/// (building a search, adding a word), never while decoding.
 /// ``tighten(_:keysPerBucket:growth:)`` rebuilds such a table with a bucket
 /// per four keys (and per four of the 4,096 words a dictionary may grow by):
 /// the same keys and values, found the same way, in 1.5 MB instead of 2.9
