@@ -229,6 +229,21 @@ public actor Assistant {
             let parses = requestParsesAsWritten(of: plain)
             if !parses.isEmpty { return parses }
         }
+        // A word said again after a hesitation or a comma, said once: "show
+        // me the, uh, the banana stash", "mark them as, uh, as read" (and
+        // then any correction: "a ride to the, uh, the airport, no, the
+        // train station").
+        // Not where what a message or a note says holds the word said again:
+        // "saying no, no, no" says so three times.
+        let once = Self.restartsDropped(from: text)
+        if once.text != text {
+            let parses = requestParses(of: once.text)
+            let says = textSlots[IntentKey(app: parses.first?.app ?? "", intent: parses.first?.intent ?? "")] ?? []
+            let saidAgain = parses.first?.slots.contains { slot in
+                says.contains(slot.name) && !once.repeated.isDisjoint(with: TextParser.tokenize(slot.raw))
+            } ?? false
+            if !parses.isEmpty, !saidAgain { return parses }
+        }
         // (Apps' names in the words the parser reads them as, so the words
         // of a name read before the correction can be found: "list o mat".)
         if let correction = SelfCorrection(splittingAppNames(text)) { return repairedParses(correction, in: text) }
@@ -428,7 +443,10 @@ public actor Assistant {
         // MonkeyFit, actually no, my knee still hurts, never mind"); "never
         // mind, cancel my ride" is a request.
         let lastClause = TextParser.tokenize(String(text[(cuts.last?.upperBound ?? text.startIndex)...]))
+        // (A bare "sorry", "wait" or "no" between commas corrects too: "pay
+        // Bobo, sorry, Little Bobo ten dollars".)
         let correctedClause = cuts.contains { TextParser.tokenize(String(text[$0.upperBound...])).starts(with: ["i", "mean"]) }
+            || Self.correctsItself(typed: text, saying: true)
         guard !Self.correctsItself(words), !correctedClause,
               !Self.takeBacks.contains(where: lastClause.containsRun) else { return [] }
         if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
@@ -621,6 +639,9 @@ public actor Assistant {
                 let head = Array(tokens[..<start].joined()), tail = Array(tokens[(start + length)...].joined())
                 let left = head + tail
                 guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(left) else { continue }
+                // "Who put all these bananas on the grocery list?" asks who
+                // did it; "why" too, but for "why don't you …".
+                if let first = head.first, Self.asksWhoDidIt(first, then: head.dropFirst().first) { continue }
                 if Self.opensAValue(tail) { continue }
                 // Nor may the run stop or start inside a number: "send Bobo
                 // twelve dollars | fifty with MonkeyPay" is no payment of 12.
@@ -680,8 +701,14 @@ public actor Assistant {
     /// um, the opera house" → "the opera house". Only for values the app
     /// has a list for (a place), never for what a message says.
     static func withoutRestarts(_ text: String) -> String {
+        restartsDropped(from: text).text
+    }
+
+    /// ``withoutRestarts(_:)``'s text, and the words said again in it.
+    static func restartsDropped(from text: String) -> (text: String, repeated: Set<String>) {
         func bare(_ word: String) -> String { word.lowercased().trimmingCharacters(in: .punctuationCharacters) }
         var words: [String] = []
+        var repeated: Set<String> = []
         var paused = false
         for word in text.split(separator: " ").map(String.init) {
             if TextParser.hesitations.contains(bare(word)) {
@@ -692,12 +719,13 @@ public actor Assistant {
             // ("Bora Bora" stays).
             if let last = words.last, bare(last) == bare(word), paused || last.last?.isPunctuation == true {
                 words.removeLast()
+                repeated.insert(bare(word))
             }
             words.append(word)
             paused = false
         }
         let result = words.joined(separator: " ").trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))
-        return result.isEmpty || result == text ? text : result
+        return result.isEmpty || result == text ? (text, []) : (result, repeated)
     }
 
     /// `parse` with the free-text values `chosen` picks, when in lower case, written as names.
@@ -774,7 +802,7 @@ public actor Assistant {
                     || Self.saysNothing(words)
                     || Self.takesItBack(words) || Self.endsTakingItBack(words)
                     || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words))
-                    || Self.correctsItself(words) || Self.correctsItself(typed: slot.value)
+                    || Self.correctsItself(words) || Self.correctsItself(typed: slot.value, saying: ["content", "note"].contains(slot.name))
                     || (slot.name == "taskTitles" && (Self.endsNamingAContainer(words) || Self.opensWithAQuestion(words)))
             }
         }
@@ -874,6 +902,14 @@ public actor Assistant {
     private static let persons: Set<String> = ["i", "me", "you", "him", "her", "us"]
     private static let titleCarriers: Set<String> = ["called", "named", "titled", "saying"]
 
+    /// Whether words cut before a request that open with `first` (and
+    /// `second`) ask about it rather than ask for it: "who (put …)", "whose",
+    /// "why" but for "why don't you", "why not".
+    static func asksWhoDidIt(_ first: String, then second: String?) -> Bool {
+        if ["who", "whom", "whose", "who'd"].contains(first) { return true }
+        return first == "why" && !["don't", "dont", "not"].contains(second ?? "")
+    }
+
     /// Whether free text only takes the request back: "remind me to, no
     /// wait, never mind" is no reminder to "no wait never mind". It must
     /// hold a word of correction ("no", "wait", "actually") as well: "tell
@@ -938,10 +974,17 @@ public actor Assistant {
         selfCorrections.contains { words.containsRun($0) }
     }
 
-    /// The same in typed free text: a bare "no" between commas ("add mangoes
-    /// to the banana stash, no, papayas").
-    static func correctsItself(typed value: String) -> Bool {
-        value.lowercased().contains(", no,")
+    /// The same in typed free text: a bare "no", "sorry" or "wait" between
+    /// commas ("add mangoes to the banana stash, no, papayas", "add eggs,
+    /// sorry, add oat milk"); in free text other than what a message or a
+    /// note says, ", I mean" too ("show me the training list, I mean the
+    /// packing list"), where a message may mean it ("tell Bobo I'm sorry,
+    /// I mean it"), and a bare "no", "sorry" or "wait" after a comma at its
+    /// end ("mark buy iPhone as, wait, as done": a task "buy iPhone as, wait").
+    static func correctsItself(typed value: String, saying: Bool = false) -> Bool {
+        let lowered = value.lowercased()
+        return [", no,", ", sorry,", ", wait,"].contains(where: lowered.contains)
+            || (!saying && lowered.range(of: #",\s*(i mean\b|(no|sorry|wait)$)"#, options: .regularExpression) != nil)
     }
 
     /// Whether what follows `position` in `text` takes a request back: a

@@ -22,7 +22,8 @@ struct SelfCorrection: Equatable {
     /// The one self-correction in `text`, if it holds exactly one: a spoken
     /// marker ("no wait", "wait no", "actually no", "no actually", "sorry I
     /// mean", "no I mean", "I mean no") or, typed, a bare
-    /// ", no," or ", I mean" after a comma. Two corrections, or a marker
+    /// ", no,", ", sorry,", ", wait," (each perhaps with "I mean" after it)
+    /// or ", I mean" after a comma: "request thirty, sorry, forty dollars". Two corrections, or a marker
     /// with nothing on either side, are not read.
     init?(_ text: String) {
         let range = NSRange(text.startIndex..., in: text)
@@ -55,7 +56,7 @@ struct SelfCorrection: Equatable {
         let spoken = ["no wait", "wait no", "actually no", "no actually", "sorry i mean", "no i mean", "i mean no"]
             .map { $0.split(separator: " ").joined(separator: "[\\s,.;:!?…-]+") }
         let pattern = "(?:^|[\\s,.;:!?…-]+)\\b(?:" + spoken.joined(separator: "|") + ")\\b[\\s,.;:!?…-]*"
-            + "|,\\s*no\\s*,\\s*|,\\s*i mean\\b[\\s,]*"
+            + "|,\\s*(?:no|sorry|wait)\\s*,\\s*(?:i mean\\b[\\s,]*)?|,\\s*i mean\\b[\\s,]*"
         return try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
     }()
 
@@ -64,6 +65,8 @@ struct SelfCorrection: Equatable {
     struct Candidate: Equatable {
         var words: [String]
         var replaced: Int
+        /// Whether the correction starts again with the first word it replaces.
+        var restarts = false
         var text: String { words.joined(separator: " ") }
     }
 
@@ -79,7 +82,11 @@ struct SelfCorrection: Equatable {
     /// - the last words replaced by the correction, where it starts again
     ///   with the word it replaces ("… to my shopping note" + "to my house
     ///   note"); with no basis, the last one to six words whatever they are
-    ///   ("add apples" + "pears to my grocery list").
+    ///   ("add apples" + "pears to my grocery list"), those where it starts
+    ///   again with the word it replaces first ("show me the training list"
+    ///   + "the packing list": not "show me the training the packing list"),
+    ///   all of them when it starts again from the first ("add eggs" + "add
+    ///   oat milk to my list").
     func candidates(basis: Parse?) -> [Candidate] {
         var found: [Candidate] = []
         let spans = valueSpans(of: basis)
@@ -102,17 +109,22 @@ struct SelfCorrection: Equatable {
         }
         if before.count > 1 {
             let listed = spans.filter { !$0.freeText }
-            for count in 1...min(6, before.count - 1) {
+            for count in 1...min(6, before.count) {
                 let start = before.count - count
                 guard basis == nil || after.first == before[start] else { continue }
+                // All of it only when said again from its first word: "add
+                // eggs" + "add oat milk to my list".
+                guard start > 0 || after.first == before[0] else { continue }
                 // Not from inside a list's value ("little bobo" + "bobo jr").
                 guard !listed.contains(where: { $0.start < start && start < $0.end }) else { continue }
-                found.append(Candidate(words: Array(before[..<start]) + after, replaced: count))
+                found.append(Candidate(words: Array(before[..<start]) + after, replaced: count, restarts: after.first == before[start]))
             }
         }
         var seen: Set<[String]> = []
+        // (With a basis, every one of these starts again.)
+        func rank(_ candidate: Candidate) -> Int { basis == nil && !candidate.restarts ? 1 : 0 }
         return found.enumerated()
-            .sorted { ($0.element.replaced, $0.offset) < ($1.element.replaced, $1.offset) }
+            .sorted { (rank($0.element), $0.element.replaced, $0.offset) < (rank($1.element), $1.element.replaced, $1.offset) }
             .map(\.element)
             .filter { seen.insert($0.words).inserted }
     }

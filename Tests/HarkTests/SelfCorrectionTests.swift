@@ -47,6 +47,35 @@ import Testing
         if case .understood(let name, _, let slots) = app { #expect(name == "TasksNotes" && slots["targetTaskList"] != "in tasks notes") }
     }
 
+    @Test("typed corrections marked by a bare 'sorry' or 'wait' between commas, and a word said again after a hesitation")
+    func sorryWaitAndRestarts() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("Request thirty, sorry, forty dollars from Little Bobo on MonkeyPay", "MonkeyPay", "INRequestPaymentIntent",
+             ["currencyAmount": "forty dollars", "payer": "Little Bobo"]),
+            ("Make a list, sorry, a new list called beach day in List-o-Mat", "ListOMat", "INCreateTaskListIntent", ["title": "beach day"]),
+            // A bare "wait" ending a task's words is no part of the task.
+            ("Mark buy iPhone as, wait, as not done in MonkeyTodo", "TasksNotes", "INSetTaskAttributeIntent",
+             ["targetTask": "buy iPhone", "status": "notCompleted"]),
+            // The correction starts again at the word it replaces.
+            ("Show me the, um, the training list, I mean the packing list in TasksNotes", "TasksNotes", "INSearchForNotebookItemsIntent",
+             ["title": "Packing", "itemType": "taskList"]),
+            // A word said again after a hesitation, once.
+            ("Um, List-o-Mat, show me the, uh, the banana stash", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "Banana Stash"]),
+            ("MonkeyChat, um, mark the messages from Bobo Jr. as, uh, as read", "MonkeyChat", "INSetMessageAttributeIntent",
+             ["attribute": "read", "sender": "Bobo Jr."]),
+            // Both: the restart, then the correction.
+            ("Get me a ride to the, uh, the airport, no, the train station with MonkeyRide", "MonkeyRide", "INRequestRideIntent",
+             ["dropOffLocation": "the station"]),
+        ], by: assistant)
+        // What a message says keeps the word said again: not "no" once.
+        #expect(await assistant.reading(of: "Send a message to Bobo on MonkeyChat saying no, no, no") == .notUnderstood)
+        // A message may mean it.
+        #expect(!Assistant.correctsItself(typed: "I'm sorry, I mean it", saying: true))
+        #expect(Assistant.correctsItself(typed: "the training list, I mean the packing"))
+        #expect(Assistant.restartsDropped(from: "show me the, uh, the banana stash") == ("show me the banana stash", ["the"]))
+    }
+
     @Test("heard as the recognizer gives it: lower case, no commas")
     func heard() async throws {
         let assistant = try makeAssistant(recognizer: false)
