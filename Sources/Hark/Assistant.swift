@@ -800,10 +800,12 @@ public actor Assistant {
                 return names.contains { words.containsRun($0) }
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
-                    || Self.takesItBack(words) || Self.endsTakingItBack(words)
+                    || Self.takesItBack(words) || Self.endsTakingItBack(words) || Self.opensTakingItBack(words)
                     || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words))
                     || Self.correctsItself(words) || Self.correctsItself(typed: slot.value, saying: ["content", "note"].contains(slot.name))
-                    || (slot.name == "taskTitles" && (Self.endsNamingAContainer(words) || Self.opensWithAQuestion(words)))
+                    // (A task that opens with "you" is said to someone: "add you
+                    // totally to list", "did you put the eggs on the list".)
+                    || (slot.name == "taskTitles" && (Self.endsNamingAContainer(words) || Self.opensWithAQuestion(words) || words.first == "you"))
             }
         }
     }
@@ -917,6 +919,18 @@ public actor Assistant {
     static func takesItBack(_ words: [String]) -> Bool {
         let rest = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
         return rest.count < words.count && retractions.contains(rest)
+    }
+
+    /// Whether free text, a message's too, opens by taking the request back
+    /// with a word of correction before the retraction: "tell Little Bobo
+    /// actually never mind, he's probably asleep", "remind me to, oh forget
+    /// it, …". "Tell Bobo never mind" and "tell Bobo no, never mind" say
+    /// it to their reader.
+    static func opensTakingItBack(_ words: [String]) -> Bool {
+        let spoken = words.drop { TextParser.hesitations.contains($0) }
+        guard let first = spoken.first, ["actually", "wait", "oh"].contains(first) || spoken.starts(with: ["no", "wait"]) else { return false }
+        let rest = spoken.drop { ["actually", "wait", "oh", "no"].contains($0) || TextParser.hesitations.contains($0) }
+        return retractions.contains { rest.starts(with: $0) }
     }
 
     /// Whether free text, a message's too, ends by taking the request back

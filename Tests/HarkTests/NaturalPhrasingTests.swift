@@ -700,6 +700,30 @@ struct NaturalPhrasingTests {
         #expect(await assistant.read("what is the weather").speech == "Sorry, I didn't understand that.")
     }
 
+    @Test("heard remarks forced onto a request: words that open by taking it back, a task said to someone")
+    func remarksForcedOntoRequests() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Readings of the spoken development sets' sentences for nobody
+        // (stop 77): "call Little Bobo on MonkeyChat, actually never mind,
+        // he's probably asleep", "Add milk to my Todoist", "honey, did you
+        // put the eggs on the shopping list?".
+        for text in ["tell little bobo on monkey chat actually nevermind he's probably asleep",
+                     "add you totally to list", "hi may i add you put the eggs on the shopping list"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+        // Free text that names another app, a message that says "never
+        // mind" to its reader, a task for "your" things, are as before.
+        await expectReadings([
+            ("remind me to open Snapchat in TasksNotes", "TasksNotes", "INAddTasksIntent", ["taskTitles": "open Snapchat"]),
+            ("tell Bobo never mind on MonkeyChat", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "never mind"]),
+            ("add your keys to the packing list in TasksNotes", "TasksNotes", "INAddTasksIntent", ["taskTitles": "your keys", "targetTaskList": "Packing"]),
+        ], by: assistant)
+        #expect(Assistant.opensTakingItBack(["actually", "never", "mind", "he's", "asleep"]))
+        #expect(Assistant.opensTakingItBack(["no", "wait", "forget", "it"]))
+        #expect(!Assistant.opensTakingItBack(["no", "never", "mind"]))
+        #expect(!Assistant.opensTakingItBack(["never", "mind"]))
+    }
+
     @Test("the twenty-second batch's forms: a message of another app's kind, a bare 'no' correcting typed free text, 'what'd', 'with the name', 'forget I said anything'")
     func twentySecondBatchForms() async throws {
         let assistant = try makeAssistant(recognizer: false)
