@@ -104,6 +104,9 @@ public actor Conversation {
     /// back ("I heard: ... Is that right?") before the request goes on,
     /// unless the intent's own confirmation reads them back anyway.
     private var unsure: Set<String> = []
+    /// What to ask before carrying out an intent that has no confirmation of
+    /// its own, when the request itself was heard unsurely (``start(unsure:confirmingFirst:)``).
+    private var confirmingFirst: String?
     static let maximumAsks = 4
 
     public init(intent: Intent, description: IntentDescription, handler: any IntentHandler,
@@ -120,10 +123,18 @@ public actor Conversation {
 
     /// Resolves, confirms and handles as far as possible without the person.
     ///
-    /// - Parameter unsure: Free-text parameters heard with low confidence;
-    ///   each is read back for a yes or no before the request goes on.
-    public func start(unsure: Set<String> = []) async -> EngineReply {
+    /// - Parameters:
+    ///   - unsure: Free-text parameters heard with low confidence; each is
+    ///     read back for a yes or no before the request goes on.
+    ///   - confirmingFirst: A question to ask ("I heard: … Is that right?")
+    ///     once the intent is resolved and the app has confirmed it, before it
+    ///     is handled, when the intent has no confirmation of its own (one
+    ///     that has, such as a payment's, is asked instead). Answered as that
+    ///     confirmation is: yes handles it, no drops it. Once the person has
+    ///     answered any other question about the request, it is not asked.
+    public func start(unsure: Set<String> = [], confirmingFirst: String? = nil) async -> EngineReply {
         self.unsure = unsure
+        self.confirmingFirst = confirmingFirst
         return await proceed()
     }
 
@@ -133,6 +144,8 @@ public actor Conversation {
     ///   heard with low confidence (read back, as for ``start(unsure:)``).
     public func answer(_ answer: Answer, unsure: Set<String> = []) async -> EngineReply {
         self.unsure.formUnion(unsure)
+        // The person answered a question about it: it was meant.
+        confirmingFirst = nil
         guard let pending = question else { return await proceed() }
         if answer == .cancel { return finish(speech: "Okay, cancelled.", code: nil) }
         switch (pending, answer) {
@@ -261,6 +274,10 @@ public actor Conversation {
             var speech = IntentDescription.fill(template, from: intent)
             if let message = confirmation.message { speech = message + " " + speech }
             return ask(.confirmIntent, speech: speech)
+        }
+        if let question = confirmingFirst {
+            confirmingFirst = nil
+            return ask(.confirmIntent, speech: question)
         }
         return await handle()
     }

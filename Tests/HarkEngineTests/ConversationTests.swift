@@ -147,6 +147,43 @@ struct ConversationTests {
         #expect(reply.developerError == "handle(intent:) threw: the banana store is closed")
     }
 
+    @Test("a request heard unsurely is read back before it is handled: yes handles it, no drops it; an intent with its own confirmation asks that instead")
+    func confirmingFirst() async throws {
+        let workout = Intent(app: "MonkeyFit", name: "INStartWorkoutIntent", parameters: ["workoutName": ParameterValue("Run")])
+        // (No goal and no place: neither is needed.)
+        func ScriptedHandler() -> HarkEngineTests.ScriptedHandler {
+            let handler = HarkEngineTests.ScriptedHandler()
+            handler.resolutions = ["goal": [.notRequired], "workoutLocationType": [.notRequired]]
+            return handler
+        }
+        let yes = ScriptedHandler()
+        let asked = Conversation(intent: workout, description: INStartWorkoutIntent.intentDescription, handler: yes)
+        var reply = await asked.start(confirmingFirst: "I heard: start a run. Is that right?")
+        #expect(reply.question == .confirmIntent && reply.speech == "I heard: start a run. Is that right?")
+        #expect(reply.outcome == "prompt" && yes.handled.isEmpty)
+        reply = await asked.answer(.yes)
+        #expect(reply.code == .success && yes.handled.count == 1)
+
+        let no = ScriptedHandler()
+        let declined = Conversation(intent: workout, description: INStartWorkoutIntent.intentDescription, handler: no)
+        _ = await declined.start(confirmingFirst: "I heard: start a run. Is that right?")
+        reply = await declined.answer(.no)
+        #expect(reply.speech == "Okay, I won't." && no.handled.isEmpty)
+
+        // Heard surely: handled at once.
+        let sure = ScriptedHandler()
+        reply = await Conversation(intent: workout, description: INStartWorkoutIntent.intentDescription, handler: sure).start()
+        #expect(reply.code == .success && sure.handled.count == 1)
+
+        // A message has its own read-back, asked once, not both.
+        let handler = ScriptedHandler()
+        let sent = Conversation(intent: message(["recipients": "Bobo", "content": "hi"]), description: Domains.sendMessage, handler: handler)
+        reply = await sent.start(confirmingFirst: "I heard: tell bobo hi. Is that right?")
+        #expect(reply.speech == "Your message to Bobo says: hi. Ready to send it?")
+        reply = await sent.answer(.yes)
+        #expect(reply.code == .success && handler.handled.count == 1)
+    }
+
     @Test("a failed confirm stops before handle")
     func confirmFailure() async {
         let handler = ScriptedHandler()

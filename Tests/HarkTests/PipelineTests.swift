@@ -100,6 +100,28 @@ struct PipelineTests {
         #expect(typed.code == "success", "\(typed.speech)")
     }
 
+    @Test("a request heard unsurely that would act at once is read back first: yes carries it out, no does not; heard surely, it is carried out")
+    func unsureRequestReadBack() async throws {
+        // espeak-ng's US voice: "Start a Bananarific workout with MonkeyFit",
+        // heard right at 0.35.
+        let assistant = try makeAssistant()
+        let asked = try await assistant.hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("espeak-us/start-workout.wav").path))
+        #expect(asked.intent == "INStartWorkoutIntent" && asked.confidence < Assistant.confirmActionBelow, "heard '\(asked.heard)' at \(asked.confidence)")
+        #expect(asked.prompt && asked.speech.hasSuffix("I heard: \(asked.heard). Is that right?"), "\(asked.speech)")
+        let started = await assistant.read("yes")
+        #expect(started.code == "success" && started.slots["workoutName"] == "Bananarific", "\(started.speech)")
+
+        let declined = try makeAssistant()
+        _ = try await declined.hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("espeak-us/start-workout.wav").path))
+        let no = await declined.read("no")
+        #expect(no.speech == "Okay, I won't." && no.code != "success", "\(no.speech)")
+
+        // flite's rms voice: "Call Little Bobo on MonkeyChat", heard at 0.94: called at once.
+        let sure = try await (try makeAssistant()).hear(try TurnAudio.read(path: Repo.fixtures.appendingPathComponent("flite-rms/audio-call.wav").path))
+        #expect(sure.confidence >= Assistant.confirmActionBelow && !sure.prompt && sure.intent == "INStartAudioCallIntent", "\(sure.speech)")
+        #expect(!Assistant.onlyReads("INStartWorkoutIntent") && Assistant.onlyReads("INSearchForMessagesIntent") && Assistant.onlyReads("INGetRideStatusIntent"))
+    }
+
     @Test("free text heard unsurely in a request that first asks \"Which app?\" is read back once the app is chosen")
     func unsureFreeTextReadBackAfterWhichApp() async throws {
         // flite's kal voice: "create a list called chores", the title heard
