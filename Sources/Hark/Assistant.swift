@@ -238,16 +238,19 @@ public actor Assistant {
         let once = Self.restartsDropped(from: text)
         if once.text != text {
             let parses = requestParses(of: once.text)
-            let says = textSlots[IntentKey(app: parses.first?.app ?? "", intent: parses.first?.intent ?? "")] ?? []
-            let saidAgain = parses.first?.slots.contains { slot in
-                says.contains(slot.name) && !once.repeated.isDisjoint(with: TextParser.tokenize(slot.raw))
-            } ?? false
-            if !parses.isEmpty, !saidAgain { return parses }
+            if let best = parses.first, !says(any: once.repeated, in: best) { return parses }
         }
         // (Apps' names in the words the parser reads them as, so the words
         // of a name read before the correction can be found: "list o mat".)
         if let correction = SelfCorrection(splittingAppNames(text)) { return repairedParses(correction, in: text) }
         return []
+    }
+
+    /// Whether what a message or a note says in `parse` (a slot declared
+    /// `text`) holds any of `words`.
+    private func says(any words: Set<String>, in parse: Parse) -> Bool {
+        let says = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+        return parse.slots.contains { says.contains($0.name) && !words.isDisjoint(with: TextParser.tokenize($0.raw)) }
     }
 
     /// `text` without a long courtesy it opens with, one the grammars' polite
@@ -641,7 +644,7 @@ public actor Assistant {
                 guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(left) else { continue }
                 // "Who put all these bananas on the grocery list?" asks who
                 // did it; "why" too, but for "why don't you …".
-                if let first = head.first, Self.asksWhoDidIt(first, then: head.dropFirst().first) { continue }
+                if let first = head.first, Self.asksAboutIt(first, then: head.dropFirst().first) { continue }
                 if Self.opensAValue(tail) { continue }
                 // Nor may the run stop or start inside a number: "send Bobo
                 // twelve dollars | fifty with MonkeyPay" is no payment of 12.
@@ -907,7 +910,7 @@ public actor Assistant {
     /// Whether words cut before a request that open with `first` (and
     /// `second`) ask about it rather than ask for it: "who (put …)", "whose",
     /// "why" but for "why don't you", "why not".
-    static func asksWhoDidIt(_ first: String, then second: String?) -> Bool {
+    static func asksAboutIt(_ first: String, then second: String?) -> Bool {
         if ["who", "whom", "whose", "who'd"].contains(first) { return true }
         return first == "why" && !["don't", "dont", "not"].contains(second ?? "")
     }

@@ -23,8 +23,9 @@ struct SelfCorrection: Equatable {
     /// marker ("no wait", "wait no", "actually no", "no actually", "sorry I
     /// mean", "no I mean", "I mean no") or, typed, a bare
     /// ", no,", ", sorry,", ", wait," (each perhaps with "I mean" after it)
-    /// or ", I mean" after a comma: "request thirty, sorry, forty dollars". Two corrections, or a marker
-    /// with nothing on either side, are not read.
+    /// or ", I mean" after a comma: "request thirty, sorry, forty dollars".
+    /// Two corrections, or a marker with nothing on either side, are not
+    /// read.
     init?(_ text: String) {
         let range = NSRange(text.startIndex..., in: text)
         let matches = Self.marker.matches(in: text, range: range)
