@@ -924,6 +924,10 @@ public actor Assistant {
         return rest.count < words.count && retractions.contains(rest)
     }
 
+    /// The words of correction said before a retraction: "actually never
+    /// mind", "oh forget it", "no wait, never mind".
+    private static let retractionOpeners: Set<String> = ["no", "wait", "actually", "oh"]
+
     /// Whether free text, a message's too, opens by taking the request back
     /// with a word of correction before the retraction: "tell Little Bobo
     /// actually never mind, he's probably asleep", "remind me to, oh forget
@@ -931,8 +935,8 @@ public actor Assistant {
     /// it to their reader.
     static func opensTakingItBack(_ words: [String]) -> Bool {
         let spoken = words.drop { TextParser.hesitations.contains($0) }
-        guard let first = spoken.first, ["actually", "wait", "oh"].contains(first) || spoken.starts(with: ["no", "wait"]) else { return false }
-        let rest = spoken.drop { ["actually", "wait", "oh", "no"].contains($0) || TextParser.hesitations.contains($0) }
+        guard let first = spoken.first, first != "no" ? retractionOpeners.contains(first) : spoken.starts(with: ["no", "wait"]) else { return false }
+        let rest = spoken.drop { retractionOpeners.contains($0) || TextParser.hesitations.contains($0) }
         return retractions.contains { rest.starts(with: $0) }
     }
 
@@ -944,7 +948,7 @@ public actor Assistant {
     static func endsTakingItBack(_ words: [String]) -> Bool {
         retractions.contains { retraction in
             guard words.count > retraction.count + 1, words.suffix(retraction.count).elementsEqual(retraction) else { return false }
-            return ["no", "wait", "actually", "oh"].contains(words[words.count - retraction.count - 1])
+            return retractionOpeners.contains(words[words.count - retraction.count - 1])
         }
     }
 
@@ -954,7 +958,7 @@ public actor Assistant {
     /// it, I'll buy it myself").
     static func retractsMidway(_ words: [String]) -> Bool {
         words.indices.contains { index in
-            ["no", "wait", "actually", "oh"].contains(words[index])
+            retractionOpeners.contains(words[index])
                 && retractions.contains { words[(index + 1)...].starts(with: $0) }
         }
     }
@@ -1000,8 +1004,9 @@ public actor Assistant {
     /// end ("mark buy iPhone as, wait, as done": a task "buy iPhone as, wait").
     static func correctsItself(typed value: String, saying: Bool = false) -> Bool {
         let lowered = value.lowercased()
-        return [", no,", ", sorry,", ", wait,"].contains(where: lowered.contains)
-            || (!saying && lowered.range(of: #",\s*(i mean\b|(no|sorry|wait)$)"#, options: .regularExpression) != nil)
+        let bare = SelfCorrection.typedMarkers.joined(separator: "|")
+        return SelfCorrection.typedMarkers.contains { lowered.contains(", \($0),") }
+            || (!saying && lowered.range(of: #",\s*(i mean\b|("# + bare + #")$)"#, options: .regularExpression) != nil)
     }
 
     /// Whether what follows `position` in `text` takes a request back: a

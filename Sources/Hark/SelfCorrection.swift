@@ -50,6 +50,10 @@ struct SelfCorrection: Equatable {
         return spoken.starts(with: ["i", "mean"]) ? Array(spoken.dropFirst(2)) : spoken
     }
 
+    /// The words that, typed bare between commas, mark a correction: "add
+    /// mangoes, no, papayas", "request thirty, sorry, forty dollars".
+    static let typedMarkers = ["no", "sorry", "wait"]
+
     /// The spoken markers, between any punctuation or none, and the typed
     /// ones that need their commas ("tell Bobo no, I can't come" says no).
     private static let marker: NSRegularExpression = {
@@ -57,7 +61,7 @@ struct SelfCorrection: Equatable {
         let spoken = ["no wait", "wait no", "actually no", "no actually", "sorry i mean", "no i mean", "i mean no"]
             .map { $0.split(separator: " ").joined(separator: "[\\s,.;:!?…-]+") }
         let pattern = "(?:^|[\\s,.;:!?…-]+)\\b(?:" + spoken.joined(separator: "|") + ")\\b[\\s,.;:!?…-]*"
-            + "|,\\s*(?:no|sorry|wait)\\s*,\\s*(?:i mean\\b[\\s,]*)?|,\\s*i mean\\b[\\s,]*"
+            + "|,\\s*(?:" + typedMarkers.joined(separator: "|") + ")\\s*,\\s*(?:i mean\\b[\\s,]*)?|,\\s*i mean\\b[\\s,]*"
         return try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
     }()
 
