@@ -41,6 +41,9 @@ public struct UtteranceResult: Sendable, Codable {
     public var words: [TimedWord] = []
     /// Streaming (`hark bench --streaming`): how the utterance was heard live.
     public var streamed: Streamed?
+    /// Why the recognizer heard no request, and the reading it cleared
+    /// (nil when it heard one): what a change to rejection would let through.
+    public var rejection: HeardRejection?
 
     /// How one utterance came out when fed through the live loop in real-time-sized pieces.
     public struct Streamed: Sendable, Codable {
@@ -90,7 +93,7 @@ public struct UtteranceResult: Sendable, Codable {
         case intentCorrect = "intent_correct", wordErrors = "word_errors", referenceWords = "reference_words"
         case audioSeconds = "audio_seconds", decodeSeconds = "decode_seconds", latencySeconds = "latency_seconds"
         case slotsGiven = "slots_given", slotsLabelled = "slots_labelled", slotsRight = "slots_right"
-        case streamed, words
+        case streamed, words, rejection
     }
 }
 
@@ -677,6 +680,7 @@ public enum Bench {
         result.code = answer.code
         result.confidence = turn.confidence
         result.words = turn.words
+        result.rejection = turn.rejection
         result.set = u.set
         result.expectedText = u.text
         return result
