@@ -241,6 +241,8 @@ struct ValueMachine {
     var month: Int?
     var dayOfMonth: Int?
     var inDays: Int?
+    /// Days after the day said: "a fortnight from Monday".
+    var extraDays = 0
     // Duration
     var seconds = 0.0
     var lastUnit = 0.0
@@ -294,8 +296,10 @@ struct ValueMachine {
         case "past", "to": relation = name
         case "am", "pm": meridiem = name
         case "noon": fixedTime = "12:00"
+        case "at": fixedTime = argument
         case "midnight": fixedTime = "00:00"
         case "off": offset = Int(argument)
+        case "plus": extraDays = Int(argument) ?? 0
         case "wd": weekday = Int(argument)
         case "this", "next", "last": weekdayMode = name
         case "mon": month = Int(argument)
@@ -345,6 +349,14 @@ struct ValueMachine {
     }
 
     func dateText(today: CalendarDay) -> String? {
+        guard extraDays != 0 else { return dayText(today: today) }
+        guard let text = dayText(today: today) else { return nil }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return CalendarDay(year: parts[0], month: parts[1], day: parts[2]).adding(days: extraDays).description
+    }
+
+    private func dayText(today: CalendarDay) -> String? {
         if let offset { return today.adding(days: offset).description }
         if let inDays { return today.adding(days: inDays).description }
         if let weekday {
@@ -473,7 +485,8 @@ enum BuiltinGrammar {
         define("cents", alt(seq(w("oh"), r("units")), r("teens"), seq(r("tens"), opt(r("units")))))
         define("currency", alt(
             // "a grand", "two grand" (thousands of the default currency)
-            seq(alt(r("cardinal"), op("a", "+1")), alt(
+            // typed, "fifty odd dollars": about fifty
+            seq(alt(r("cardinal"), op("a", "+1")), opt(.typedOnly(w("odd"), here)), alt(
                 seq(r("currencyUnit"), opt(seq(opt(w("and")), r("below100"), alt(r("currencyMinorUnit"), tag("m"))))),
                 seq(op("grand", "*1000"), tag("M")))),
             seq(r("below100"), r("currencyMinorUnit")),
@@ -494,8 +507,14 @@ enum BuiltinGrammar {
             op("in the evening", "pm"), op("at night", "pm")))
         define("minutesBefore30", alt(r("units"), r("teens"), seq(op("twenty", "+20"), opt(r("units")))))
         define("time", alt(
-            seq(r("hour"), tag("h"), opt(alt(seq(r("minutes"), tag("min")), w("o'clock"))), opt(r("meridiem"))),
+            // Typed, "eight-ish": about eight.
+            seq(r("hour"), tag("h"), opt(alt(seq(r("minutes"), tag("min")), w("o'clock"))), opt(.typedOnly(w("ish"), here)),
+                opt(r("meridiem"))),
             op("noon", "noon"), op("midday", "noon"), op("midnight", "midnight"),
+            // Typed, the times people name by what happens then.
+            .typedOnly(alt(op("first thing", "at:09:00"), op("lunchtime", "at:12:00"), op("lunch time", "at:12:00"),
+                           seq(opt(w("the")), op("end of the day", "at:17:00")), op("end of day", "at:17:00"),
+                           op("close of business", "at:17:00")), here),
             seq(alt(op("half", "+30"), op("quarter", "+15"), op("a quarter", "+15"),
                     seq(r("minutesBefore30"), opt(alt(w("minutes"), w("minute"))))),
                 tag("min"),
@@ -518,7 +537,15 @@ enum BuiltinGrammar {
             seq(r("month"), opt(w("the")), r("dayOrdinal")),
             seq(w("the"), r("dayOrdinal"), opt(seq(w("of"), r("month")))),
             seq(w("in"), alt(r("below100"), op("a", "+1")),
-                alt(op("days", "in:1"), op("day", "in:1"), op("weeks", "in:7"), op("week", "in:7")))))
+                alt(op("days", "in:1"), op("day", "in:1"), op("weeks", "in:7"), op("week", "in:7"))),
+            // Typed: "in a fortnight", "a fortnight from Monday", "a week on Friday", "a week tomorrow".
+            .typedOnly(alt(
+                seq(w("in"), op("a fortnight", "off:14")),
+                seq(alt(seq(alt(op("a week", "plus:7"), op("a fortnight", "plus:14"), op("two weeks", "plus:14")),
+                            opt(alt(w("from"), w("on")))),
+                        seq(alt(op("a week", "plus:7"), op("a fortnight", "plus:14")))),
+                    alt(op("today", "off:0"), op("tomorrow", "off:1"),
+                        seq(opt(alt(op("this", "this"), op("next", "next"))), r("weekday"))))), here)))
 
         // Durations: "twenty minutes", "an hour and a half", "two and a half hours", "half an hour".
         define("durationUnit", alt(

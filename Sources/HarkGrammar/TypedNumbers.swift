@@ -50,6 +50,11 @@ enum TypedNumbers {
                     append([[word], full], i, i)
                     continue
                 }
+                // "eightish": the word, or the number and "ish" ("eight-ish" is two words already).
+                if word.hasSuffix("ish"), word.count > 3, SpokenValueType.isNumberWord(String(word.dropLast(3))) {
+                    append([[word], [String(word.dropLast(3)), "ish"]], i, i)
+                    continue
+                }
                 // "Bobo's": the word, or the name and the possessive the grammar spells apart ("{sender}'s").
                 if word.hasSuffix("'s"), word.count > 2 {
                     append([[word], [String(word.dropLast(2)), "'s"]], i, i)
@@ -74,6 +79,7 @@ enum TypedNumbers {
         "im": ["i'm"], "ive": ["i've"], "dont": ["don't"], "doesnt": ["doesn't"], "didnt": ["didn't"],
         "cant": ["can't"], "isnt": ["isn't"], "arent": ["aren't"], "youre": ["you're"], "theres": ["there's"],
         "lemme": ["let", "me"], "gimme": ["give", "me"], "wanna": ["want", "to"], "gonna": ["going", "to"],
+        "what've": ["what", "have"],
     ]
 
     static func startsWithDigit(_ s: String) -> Bool { s.first?.isASCII == true && s.first!.isNumber }

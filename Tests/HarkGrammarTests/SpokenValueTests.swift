@@ -68,6 +68,8 @@ struct SpokenValueTests {
         ("pay a tenner", "10 USD"),
         ("pay a couple of bucks", "2 USD"),
         ("pay a couple of euros", "2 EUR"),
+        // Typed, a round sum said loosely.
+        ("pay fifty odd dollars", "50 USD"),
     ])
     func currency(text: String, expected: String) throws {
         let result = try value(text, slot: "amount")
@@ -145,6 +147,13 @@ struct SpokenValueTests {
         ("wake me at 8 a.m.", "08:00"),
         ("wake me at 8am", "08:00"),
         ("wake me at 14:05", "14:05"),
+        // Typed: about a time, and times named by what happens then.
+        ("wake me at eight-ish", "08:00"),
+        ("wake me at 8ish", "08:00"),
+        ("wake me at eightish pm", "20:00"),
+        ("wake me up at lunchtime", "12:00"),
+        ("wake me at the end of the day", "17:00"),
+        ("wake me at first thing", "09:00"),
     ])
     func times(text: String, expected: String) throws {
         let result = try value(text, slot: "when")
@@ -172,6 +181,12 @@ struct SpokenValueTests {
         ("remind me february twenty ninth", "2028-02-29"),
         ("remind me in three days", "2026-11-25"),
         ("remind me in a week", "2026-11-29"),
+        // Typed, British: a week or a fortnight after a day.
+        ("remind me in a fortnight", "2026-12-06"),
+        ("remind me a fortnight from monday", "2026-12-07"),
+        ("remind me a week on friday", "2026-12-04"),
+        ("remind me a week tomorrow", "2026-11-30"),
+        ("remind me two weeks from next friday", "2026-12-11"),
     ])
     func dates(text: String, expected: String) throws {
         let result = try value(text, slot: "day")
