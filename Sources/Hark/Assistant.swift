@@ -556,7 +556,11 @@ public actor Assistant {
             if isDictated && isMessage { return nil }
             guard Self.opensAReason(tail) || Self.isCourtesy(tail) || (!isDictated && Self.opensARemark(tail)) else { continue }
             let head = wholeRequestParses(of: String(text[..<cut.lowerBound]))
-            if let first = head.first, first.app == best.app, first.intent == best.intent { return head }
+            // Courtesy says nothing of the request: what comes before it is the request, whatever it reads as
+            // ("add phone charger to my packing note, ta" appends to the note, no task "… note, ta").
+            if let first = head.first, Self.isCourtesy(tail) || (first.app == best.app && first.intent == best.intent) {
+                return head
+            }
         }
         return nil
     }
@@ -569,7 +573,9 @@ public actor Assistant {
         return words.allSatisfy(courtesyWords.contains)
     }
 
-    private static let courtesyOpeners: Set<String> = ["thank", "thanks", "dear", "please", "yeah", "cheers", "real", "if", "many", "much", "ta"]
+    private static let courtesyOpeners: Set<String> = [
+        "thank", "thanks", "dear", "please", "yeah", "cheers", "real", "if", "many", "much", "ta", "mate",
+    ]
     private static let courtesyWords: Set<String> = courtesyOpeners.union([
         "you", "so", "much", "very", "ever", "a", "lot", "quick", "kindly", "love", "mate", "my", "in", "advance", "again",
     ])

@@ -139,6 +139,8 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             }
         }
         var daypart = parts["daypart"]
+        // A part of the day alone is today's: "this afternoon", "this arvo".
+        if day == nil, daypart != nil, minutesFromNow == nil { day = "today" }
         if day == "tonight" {
             day = "today"
             daypart = daypart ?? "night"
