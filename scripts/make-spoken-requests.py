@@ -4,7 +4,7 @@
 The typed sets (models/dev/*.jsonl) say how much of the way people talk the
 grammars cover; this says how much of it the recognizer then hears. Every
 request of the files given (every file in models/dev by default) is spoken
-by one synthetic voice, the voices taken in turn, and written with its
+by one synthetic voice, the voices taken in turn within each file, and written with its
 labels:
 
   <out>/<voice>/<file>-<line>.wav  and  <out>/manifest.jsonl
@@ -47,10 +47,13 @@ def main():
             raise SystemExit(f"unknown voice {voice!r}: one of {', '.join(VOICES)}")
     files = args.files or sorted(glob.glob(os.path.join(REPO, "models", "dev", "*.jsonl")))
 
-    lines, turn = [], 0
+    lines = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
             stem = os.path.splitext(os.path.basename(path))[0]
+            # The voices take turns within each file, so a batch added
+            # later leaves every other recording's voice as it was.
+            turn = 0
             with open(path) as f:
                 for number, line in enumerate(f, 1):
                     if not line.strip() or line.startswith("#"):
