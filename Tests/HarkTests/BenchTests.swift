@@ -1,6 +1,7 @@
 import Foundation
 import Hark
 @testable import HarkBench
+import HarkRecognition
 import HarkTestSupport
 import Testing
 
@@ -191,6 +192,25 @@ struct BenchTests {
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Bench.report([heard]))) as? [String: Any])
         #expect(json["false_accept_rate"] is NSNull, "a figure that does not apply is null, not missing")
         #expect(json["slot_f1"] as? Double == 0.4)
+    }
+
+    @Test("a recording the recognizer heard as no request keeps why and the reading it cleared in report.json")
+    func rejectionInResults() throws {
+        let order = LabelledUtterance(audio: "/a/1.wav", text: "a large latte", intent: "orderDrink", slots: ["size": "large"])
+        var turn = Turn(heard: "", confidence: 0, app: nil, intent: nil, slots: [:], speech: "Sorry, I didn't understand that.",
+                        code: "notUnderstood", prompt: false, audioSeconds: 1, decodeSeconds: 0.1)
+        turn.rejection = HeardRejection(Rejection(.unsure(confidence: 0.12, floor: 0.3), reading: "a large latte"))
+        let result = Bench.score(order, turn, latency: 0.1)
+        #expect(result.rejection?.reason == "unsure" && result.rejection?.reading == "a large latte")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
+        let rejection = try #require(json["rejection"] as? [String: Any])
+        #expect(rejection["reason"] as? String == "unsure")
+        #expect(rejection["reading"] as? String == "a large latte")
+        // A recording heard as a request has none.
+        let heard = Bench.score(order, Turn(heard: "a large latte", confidence: 0.9, app: "Barista", intent: "orderDrink",
+                                            slots: ["size": "large"], speech: "", code: "unsupported", prompt: false,
+                                            audioSeconds: 1, decodeSeconds: 0.1), latency: 0.1)
+        #expect(heard.rejection == nil)
     }
 
     @Test("asking which app counts as a false accept on out-of-grammar audio and is listed as such, not as a rejection")
