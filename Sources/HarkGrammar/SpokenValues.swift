@@ -215,8 +215,10 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
 
 /// Runs the value tags of a built-in slot. Numbers build up as spoken:
 /// `+N` adds to the current group, `*100` multiplies it ("hundred"),
-/// `k1000` closes a thousands group, `.` and `dN` read decimals; the other
-/// instructions store the number just read as a part of the value.
+/// `k1000` closes a thousands group, `.` and `dN` read decimals; `at:HH:MM`
+/// names a time outright ("lunchtime"), `plus:N` adds days to the day read
+/// ("a fortnight from Monday"); the other instructions store the number
+/// just read as a part of the value.
 struct ValueMachine {
     var total = 0.0
     var current = 0.0
@@ -349,22 +351,18 @@ struct ValueMachine {
     }
 
     func dateText(today: CalendarDay) -> String? {
-        guard extraDays != 0 else { return dayText(today: today) }
-        guard let text = dayText(today: today) else { return nil }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return CalendarDay(year: parts[0], month: parts[1], day: parts[2]).adding(days: extraDays).description
+        day(today: today)?.adding(days: extraDays).description
     }
 
-    private func dayText(today: CalendarDay) -> String? {
-        if let offset { return today.adding(days: offset).description }
-        if let inDays { return today.adding(days: inDays).description }
+    private func day(today: CalendarDay) -> CalendarDay? {
+        if let offset { return today.adding(days: offset) }
+        if let inDays { return today.adding(days: inDays) }
         if let weekday {
             let delta = (weekday - today.weekday + 7) % 7
             switch weekdayMode {
-            case "this": return today.adding(days: delta).description
-            case "last": return today.adding(days: delta == 0 ? -7 : delta - 7).description
-            default: return today.adding(days: delta == 0 ? 7 : delta).description
+            case "this": return today.adding(days: delta)
+            case "last": return today.adding(days: delta == 0 ? -7 : delta - 7)
+            default: return today.adding(days: delta == 0 ? 7 : delta)
             }
         }
         guard let day = dayOfMonth else { return nil }
@@ -372,7 +370,7 @@ struct ValueMachine {
             // The next such day, today included; February 29th waits for a leap year.
             for year in today.year...(today.year + 8) {
                 let candidate = CalendarDay(year: year, month: month, day: day)
-                if candidate.isValid, candidate >= today { return candidate.description }
+                if candidate.isValid, candidate >= today { return candidate }
             }
             return nil
         }
@@ -381,7 +379,7 @@ struct ValueMachine {
         var month = today.month
         for _ in 0..<13 {
             let candidate = CalendarDay(year: year, month: month, day: day)
-            if candidate.isValid, candidate >= today { return candidate.description }
+            if candidate.isValid, candidate >= today { return candidate }
             month += 1
             if month > 12 { month = 1; year += 1 }
         }
@@ -541,9 +539,8 @@ enum BuiltinGrammar {
             // Typed: "in a fortnight", "a fortnight from Monday", "a week on Friday", "a week tomorrow".
             .typedOnly(alt(
                 seq(w("in"), op("a fortnight", "off:14")),
-                seq(alt(seq(alt(op("a week", "plus:7"), op("a fortnight", "plus:14"), op("two weeks", "plus:14")),
-                            opt(alt(w("from"), w("on")))),
-                        seq(alt(op("a week", "plus:7"), op("a fortnight", "plus:14")))),
+                seq(alt(op("a week", "plus:7"), op("a fortnight", "plus:14"), op("two weeks", "plus:14")),
+                    opt(alt(w("from"), w("on"))),
                     alt(op("today", "off:0"), op("tomorrow", "off:1"),
                         seq(opt(alt(op("this", "this"), op("next", "next"))), r("weekday"))))), here)))
 
