@@ -810,7 +810,7 @@ public actor Assistant {
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
                     || Self.takesItBack(words) || Self.endsTakingItBack(words) || Self.opensTakingItBack(words)
-                    || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words))
+                    || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words)) || Self.retractsAfterAClause(typed: slot.value)
                     || Self.correctsItself(words) || Self.correctsItself(typed: slot.value, saying: ["content", "note"].contains(slot.name))
                     // (A task that opens with "you" is said to someone: "add you
                     // totally to list", "did you put the eggs on the list".)
@@ -967,6 +967,16 @@ public actor Assistant {
             retractionOpeners.contains(words[index])
                 && retractions.contains { words[(index + 1)...].starts(with: $0) }
         }
+    }
+
+    /// The same in typed free text, a message's too, where a clause before
+    /// the retraction ends with a comma: "text Bobo I'm outside, oh never
+    /// mind, he just saw me". "Tell Bobo oh forget it, I'll buy it myself"
+    /// opens with it, and says it to Bobo.
+    static func retractsAfterAClause(typed value: String) -> Bool {
+        let openers = retractionOpeners.joined(separator: "|")
+        let said = retractions.map { $0.joined(separator: " ") }.joined(separator: "|")
+        return value.lowercased().range(of: #",\s*(("# + openers + #")[\s,]+)+("# + said + #")\b"#, options: .regularExpression) != nil
     }
 
     /// Whether a task's free text ends by naming where it goes — "paint the
