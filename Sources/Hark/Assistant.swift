@@ -256,8 +256,9 @@ public actor Assistant {
     /// `text` without a long courtesy it opens with, one the grammars' polite
     /// openings do not have: "I'd be most grateful if you would", "if it's
     /// no trouble", "I'm terribly sorry to be a bother, but", "sorry to
-    /// bother you", "dear". What follows may open politely in the grammars'
-    /// own words ("please", "would you"). Nil when it opens with none.
+    /// bother you", "I just want to know", "dear". What follows may open
+    /// politely in the grammars' own words ("please", "would you"). Nil
+    /// when it opens with none.
     static func withoutCourtesyOpening(_ text: String) -> String? {
         let words = TypedWord.split(text)
         var start = 0
@@ -289,6 +290,9 @@ public actor Assistant {
         [.one([["if"]]), .one([["it's"], ["it", "is"], ["that's"], ["that", "is"]]),
          .one([["no"], ["not", "too", "much"], ["not", "much", "of", "a"]]), .one([["trouble"], ["bother"], ["problem"]]),
          .optional([["at", "all"]]), .optional([["for", "you"]])],
+        // "I just want to know", "I'd like to know": the question follows.
+        [.one([["i"], ["i'd"]]), .optional([["just"], ["really"], ["only"]]),
+         .one([["want", "to", "know"], ["wanted", "to", "know"], ["need", "to", "know"], ["like", "to", "know"], ["would", "like", "to", "know"]])],
         // "I'm terribly sorry to be a bother, but"
         [.optional([["i'm"], ["i", "am"]]), .many(intensifiers), .one([["sorry", "to"]]),
          .one([["bother", "you"], ["trouble", "you"], ["disturb", "you"], ["be", "a", "bother"], ["be", "a", "nuisance"], ["be", "a", "pain"]]),
@@ -455,7 +459,11 @@ public actor Assistant {
         if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
-                let parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
+                // (A clause may open with a courtesy of its own: "don't move any money yet, I just want to know what's in my savings".)
+                var parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
+                if parses.isEmpty, let plain = Self.withoutCourtesyOpening(String(part)) {
+                    parses = wholeRequestParses(of: plain).filter { named.contains($0.app) }
+                }
                 // Not when taken back in a later clause ("book a Banana Car
                 // on MonkeyRide… wait, never mind, I'll walk", "start a
                 // Coconut Crunch in MonkeyFit, hmm, no, not today").
