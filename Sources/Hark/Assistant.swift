@@ -192,9 +192,13 @@ public actor Assistant {
         return text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
             let letters = String(token.lowercased().filter { $0.isLetter || $0.isNumber })
             guard let words = spaced[letters] else { return String(token) }
-            // Punctuation after the name stays ("monkeychat," → "monkey chat,").
+            // Punctuation around the name stays ("monkeychat," → "monkey chat,"),
+            // and a capital it opens with: after a full stop, "…. MonkeyChat
+            // Bobo I'm late" opens a sentence (``clauseBreaks(in:)``).
+            let leading = token.prefix { !$0.isLetter && !$0.isNumber }
             let trailing = token.reversed().prefix { !$0.isLetter && !$0.isNumber }
-            return words + String(trailing.reversed())
+            let capital = token.first { $0.isLetter }?.isUppercase == true
+            return String(leading) + (capital ? words.prefix(1).uppercased() + words.dropFirst() : words) + String(trailing.reversed())
         }.joined(separator: " ")
     }
 

@@ -731,7 +731,13 @@ struct NaturalPhrasingTests {
              ["recipients": "Bobo", "content": "dinner is at eight"]),
             ("make sure Little Bobo gets his twenty dollars for the tickets on MonkeyPay", "MonkeyPay", "INSendPaymentIntent",
              ["payee": "Little Bobo", "currencyAmount": "twenty dollars", "note": "the tickets"]),
+            // An app named as one word opens a sentence after a full stop,
+            // as written, however long the sentence before it.
+            ("My battery is about to die and I'm stuck on the train again. MonkeyChat Bobo I'm late", "MonkeyChat",
+             "INSendMessageIntent", ["recipients": "Bobo", "content": "I'm late"]),
         ], by: assistant)
+        let split = await assistant.splittingAppNames("stuck. MonkeyChat, hi (listomat)")
+        #expect(split == "stuck. Monkey chat, hi (list o mat)")
         // A list searched for by kind, "search for" / "look for" said.
         let search = await assistant.read("look for the packing list in TasksNotes")
         #expect(search.intent == "INSearchForNotebookItemsIntent" && search.speech.contains("Packing"), "\(search.intent ?? "nil") \(search.speech)")
