@@ -566,11 +566,12 @@ public actor Assistant {
             // A message's or a note's dictated words (`content`, always free text).
             let isDictated = slot.name == "content"
             if isDictated && isMessage { return nil }
-            guard Self.opensAReason(tail) || Self.isCourtesy(tail) || (!isDictated && Self.opensARemark(tail)) else { continue }
+            let courtesy = Self.isCourtesy(tail)
+            guard Self.opensAReason(tail) || courtesy || (!isDictated && Self.opensARemark(tail)) else { continue }
             let head = wholeRequestParses(of: String(text[..<cut.lowerBound]))
             // Courtesy says nothing of the request: what comes before it is the request, whatever it reads as
             // ("add phone charger to my packing note, ta" appends to the note, no task "… note, ta").
-            if let first = head.first, Self.isCourtesy(tail) || (first.app == best.app && first.intent == best.intent) {
+            if let first = head.first, courtesy || (first.app == best.app && first.intent == best.intent) {
                 return head
             }
         }
