@@ -189,15 +189,18 @@ public actor Assistant {
     func splittingAppNames(_ text: String) -> String {
         let spaced = appNames.oneWord
         guard !spaced.isEmpty else { return text }
-        return text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+        let tokens = text.split(separator: " ", omittingEmptySubsequences: false)
+        return tokens.indices.map { index -> String in
+            let token = tokens[index]
             let letters = String(token.lowercased().filter { $0.isLetter || $0.isNumber })
             guard let words = spaced[letters] else { return String(token) }
             // Punctuation around the name stays ("monkeychat," → "monkey chat,"),
-            // and a capital it opens with: after a full stop, "…. MonkeyChat
-            // Bobo I'm late" opens a sentence (``clauseBreaks(in:)``).
+            // and its capital after a full stop: "…. MonkeyChat Bobo I'm
+            // late" opens a sentence (``clauseBreaks(in:)``). Elsewhere in
+            // lower case, as free text reads it ("remind me to open monkey chat").
             let leading = token.prefix { !$0.isLetter && !$0.isNumber }
             let trailing = token.reversed().prefix { !$0.isLetter && !$0.isNumber }
-            let capital = token.first { $0.isLetter }?.isUppercase == true
+            let capital = index > 0 && tokens[index - 1].last == "." && token.first { $0.isLetter }?.isUppercase == true
             return String(leading) + (capital ? words.prefix(1).uppercased() + words.dropFirst() : words) + String(trailing.reversed())
         }.joined(separator: " ")
     }
@@ -817,11 +820,20 @@ public actor Assistant {
                     && Self.channels.contains(slot.raw.split(separator: " ").last.map(String.init) ?? "")
             }
             if carriesTheName { return false }
+            // "I owe Zuzu twenty dollars" said to no app tells of a debt, as
+            // "Bobo owes me twenty dollars" does: it is a payment when the
+            // person asks for one ("…, pay her") or says it to the app.
+            if namesNoApp, parse.intent == "INSendPaymentIntent", Self.onlyTellsOfADebt(TextParser.tokenize(text)) { return false }
             return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)
                 return names.contains { words.containsRun($0) }
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
+                    // A message that is only when it was sent tells of one: "I
+                    // sent Bobo a message yesterday", "I texted Bobo an hour ago".
+                    || (parse.intent == "INSendMessageIntent" && slot.name == "content" && Self.onlyTellsWhenInThePast(words))
+                    // A note whose words are only an answer ("note that no") notes nothing.
+                    || (parse.intent != "INSendMessageIntent" && !words.isEmpty && words.allSatisfy(Self.answerWords.contains))
                     || Self.takesItBack(words) || Self.endsTakingItBack(words) || Self.opensTakingItBack(words)
                     || (parse.intent != "INSendMessageIntent" && Self.retractsMidway(words)) || Self.retractsAfterAClause(typed: slot.value)
                     || Self.correctsItself(words) || Self.correctsItself(typed: slot.value, saying: ["content", "note"].contains(slot.name))
@@ -923,6 +935,26 @@ public actor Assistant {
     }
 
     private static let articles: Set<String> = ["the", "a", "an"]
+    private static let answerWords: Set<String> = ["no", "yes", "yeah", "yep", "nope", "nah", "okay", "ok"]
+
+    /// Whether words tell of a debt without asking for it to be paid: "I
+    /// owe Zuzu twenty dollars" ("I owe Zuzu twenty dollars, pay her" asks).
+    static func onlyTellsOfADebt(_ words: [String]) -> Bool {
+        (words.containsRun(["i", "owe"]) || words.containsRun(["i", "still", "owe"]))
+            && !words.contains(where: ["pay", "send", "give", "transfer", "wire", "settle"].contains)
+    }
+
+    /// Whether words are only a time in the past: "yesterday", "last week",
+    /// "an hour ago", "earlier".
+    static func onlyTellsWhenInThePast(_ words: [String]) -> Bool {
+        !words.isEmpty && words.allSatisfy(pastTimeWords.contains)
+            && words.contains(where: ["yesterday", "ago", "last", "earlier"].contains)
+    }
+
+    private static let pastTimeWords: Set<String> = [
+        "yesterday", "last", "week", "night", "month", "year", "ago", "an", "a", "one", "two", "few", "that", "hour", "hours",
+        "minute", "minutes", "day", "days", "earlier", "this", "morning", "evening", "afternoon", "already", "just", "back",
+    ]
     private static let persons: Set<String> = ["i", "me", "you", "him", "her", "us"]
     private static let titleCarriers: Set<String> = ["called", "named", "titled", "saying"]
 

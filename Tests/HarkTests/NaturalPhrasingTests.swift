@@ -736,7 +736,7 @@ struct NaturalPhrasingTests {
             ("My battery is about to die and I'm stuck on the train again. MonkeyChat Bobo I'm late", "MonkeyChat",
              "INSendMessageIntent", ["recipients": "Bobo", "content": "I'm late"]),
         ], by: assistant)
-        let split = await assistant.splittingAppNames("stuck. MonkeyChat, hi (listomat)")
+        let split = await assistant.splittingAppNames("stuck. MonkeyChat, hi (ListOMat)")
         #expect(split == "stuck. Monkey chat, hi (list o mat)")
         // A list searched for by kind, "search for" / "look for" said.
         let search = await assistant.read("look for the packing list in TasksNotes")
@@ -747,6 +747,25 @@ struct NaturalPhrasingTests {
             let taken = await assistant.reading(of: text)
             #expect(taken == .notUnderstood, "\(text): \(taken)")
         }
+    }
+
+    @Test("remarks heard like requests are none: a debt told to no app, a message that is only when one was sent, a note that is only an answer")
+    func remarksLikeRequests() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        // Heard so in the spoken sets' sentences for nobody ("Venmo Zuzu
+        // twenty dollars", "I sent Bobo a message yesterday", "Note that down").
+        for text in ["I owe Zuzu twenty dollars", "i still owe little bobo twenty dollars for dinner", "send Bobo a message yesterday",
+                     "text Bobo on MonkeyChat an hour ago", "write bobo back last week", "note that no"] {
+            #expect(await assistant.reading(of: text) == .notUnderstood, "\(text)")
+        }
+        // Asked for, or said to the app, they are requests; a message that says more is a message.
+        await expectReadings([
+            ("I owe Zuzu twenty dollars, pay her", "MonkeyPay", "INSendPaymentIntent", ["payee": "Zuzu", "currencyAmount": "twenty dollars"]),
+            ("I owe Bobo twenty dollars on MonkeyPay", "MonkeyPay", "INSendPaymentIntent", ["payee": "Bobo", "currencyAmount": "twenty dollars"]),
+            ("text Bobo on MonkeyChat saying I saw it yesterday", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I saw it yesterday"]),
+            ("tell Bobo no on MonkeyChat", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "no"]),
+        ], by: assistant)
     }
 
     @Test("a request naming an app that is not installed, wherever a request names its app, is no request for an installed one, and Hark says which app it heard")
