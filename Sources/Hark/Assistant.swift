@@ -803,7 +803,8 @@ public actor Assistant {
 
     /// - Parameter namedOutside: An app named beside `text`, as if it named it.
     private func wholeRequestParses(of text: String, namedOutside: String? = nil) -> [Parse] {
-        mainParser.parse(text).map(namingUnlistedValues).filter { parse in
+        let tellsOfADebt = Self.onlyTellsOfADebt(TextParser.tokenize(text))
+        return mainParser.parse(text).map(namingUnlistedValues).filter { parse in
             // "… on Venmo": a request for an app that is not installed.
             if parse.slotValues[Catalog.otherAppSlot] != nil { return false }
             let namesNoApp = parse.slotValues[Catalog.appSlot] == nil && parse.app != namedOutside
@@ -823,7 +824,7 @@ public actor Assistant {
             // "I owe Zuzu twenty dollars" said to no app tells of a debt, as
             // "Bobo owes me twenty dollars" does: it is a payment when the
             // person asks for one ("…, pay her") or says it to the app.
-            if namesNoApp, parse.intent == "INSendPaymentIntent", Self.onlyTellsOfADebt(TextParser.tokenize(text)) { return false }
+            if namesNoApp, parse.intent == "INSendPaymentIntent", tellsOfADebt { return false }
             return !freeTextSlots(of: parse).contains { slot in
                 let words = slot.raw.split(separator: " ").map(String.init)
                 return names.contains { words.containsRun($0) }
@@ -1019,10 +1020,15 @@ public actor Assistant {
     /// mind, he just saw me". "Tell Bobo oh forget it, I'll buy it myself"
     /// opens with it, and says it to Bobo.
     static func retractsAfterAClause(typed value: String) -> Bool {
+        value.lowercased().range(of: retractionAfterAClause, options: .regularExpression) != nil
+    }
+
+    /// ``retractsAfterAClause(typed:)``'s pattern, made once from the openers and retractions.
+    private static let retractionAfterAClause: String = {
         let openers = retractionOpeners.joined(separator: "|")
         let said = retractions.map { $0.joined(separator: " ") }.joined(separator: "|")
-        return value.lowercased().range(of: #",\s*(("# + openers + #")[\s,]+)+("# + said + #")\b"#, options: .regularExpression) != nil
-    }
+        return #",\s*(("# + openers + #")[\s,]+)+("# + said + #")\b"#
+    }()
 
     /// Whether a task's free text ends by naming where it goes — "paint the
     /// fence to my weekend note", "bread to grocery list" —: the words are a
