@@ -227,6 +227,14 @@ public actor Assistant {
             let parses = requestParses(of: plain)
             if !parses.isEmpty { return parses }
         }
+        // "… at your earliest convenience", "…, if that is at all possible":
+        // the request without the courtesy after it, when that reads. Not
+        // where the request dictates words (a message, a note): those are
+        // said as they are ("tell Bobo I'll come if that's at all possible").
+        if let plain = Self.withoutCourtesyEnding(text) {
+            let parses = requestParses(of: plain)
+            if let best = parses.first, !best.slots.contains(where: { $0.name == "content" }) { return parses }
+        }
         let parses = requestParsesAsWritten(of: text)
         if let best = parses.first, let plain = withoutLearnersVerb(best, in: text, words: words) { return plain }
         guard parses.isEmpty else { return parses }
@@ -285,6 +293,35 @@ public actor Assistant {
         return String(text[words[start].range.lowerBound...])
     }
 
+    /// `text` without a courtesy it ends with: "at your earliest
+    /// convenience", "if that is at all possible", "if you don't mind",
+    /// "when you get a chance". Nil when it ends with none, or is nothing else.
+    static func withoutCourtesyEnding(_ text: String) -> String? {
+        let words = TypedWord.split(text)
+        let bare = words.map(\.word)
+        guard let start = bare.indices.dropFirst().first(where: { start in
+            courtesyEndings.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
+        }) else { return nil }
+        var end = words[start - 1].range.upperBound
+        // (The comma before it goes too: "…, if you don't mind".)
+        while end > text.startIndex, ",;:".contains(text[text.index(before: end)]) { end = text.index(before: end) }
+        return String(text[..<end])
+    }
+
+    private static let courtesyEndings: [[WordPattern]] = [
+        // "at your earliest convenience"
+        [.one([["at", "your"]]), .optional([["earliest"]]), .one([["convenience"]])],
+        // "if that is at all possible", "if it's possible"
+        [.one([["if"]]), .one([["that", "is"], ["that's"], ["it", "is"], ["it's"]]), .optional([["at", "all"]]), .one([["possible"]])],
+        [.one([["if", "possible"], ["if", "at", "all", "possible"]])],
+        // "if you don't mind", "if you would be so kind"
+        [.one([["if", "you"]]), .one([["don't", "mind"], ["do", "not", "mind"], ["wouldn't", "mind"], ["would", "not", "mind"],
+                                     ["would", "be", "so", "kind"], ["would", "be", "so", "good"], ["please"]])],
+        // "when you get a chance", "whenever you have a moment"
+        [.one([["when", "you"], ["whenever", "you"]]), .one([["get"], ["have"], ["find"]]), .one([["a"]]),
+         .one([["chance"], ["moment"], ["minute"], ["second"]])],
+    ]
+
     private static let intensifiers: [[String]] = [
         ["most"], ["very"], ["ever", "so"], ["so"], ["really"], ["extremely"], ["terribly"], ["awfully"], ["truly"], ["eternally"],
     ]
@@ -300,6 +337,9 @@ public actor Assistant {
         // "I just want to know", "I'd like to know": the question follows.
         [.one([["i"], ["i'd"]]), .optional([["just"], ["really"], ["only"]]),
          .one([["want", "to", "know"], ["wanted", "to", "know"], ["need", "to", "know"], ["like", "to", "know"], ["would", "like", "to", "know"]])],
+        // "could you please be so good as to", "please be so kind as to"
+        [.optional([["could", "you"], ["would", "you"], ["will", "you"], ["can", "you"]]), .optional([["please"], ["kindly"]]),
+         .one([["be", "so"]]), .one([["good"], ["kind"]]), .one([["as", "to"]])],
         // "I'm terribly sorry to be a bother, but"
         [.optional([["i'm"], ["i", "am"]]), .many(intensifiers), .one([["sorry", "to"]]),
          .one([["bother", "you"], ["trouble", "you"], ["disturb", "you"], ["be", "a", "bother"], ["be", "a", "nuisance"], ["be", "a", "pain"]]),
@@ -464,6 +504,21 @@ public actor Assistant {
         guard !Self.correctsItself(words), !correctedClause,
               !Self.takeBacks.contains(where: lastClause.containsRun) else { return [] }
         if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
+        // The last clause asks the app it names for what the ones before it
+        // say: "My coach wants me to do a five k Bananarific outside, can you
+        // set that up in MonkeyFit?", "I can't find my training list
+        // anywhere, can TasksNotes pull it up?".
+        // (Read as if the clauses before it ended naming the app.)
+        if let last = cuts.last, let app = named.first(where: { app in
+            (appNames.spoken[app] ?? []).contains { lastClause.containsRun($0) }
+        }), let name = appNames.spoken[app]?.first,
+           Self.asksForIt(lastClause.removingRuns(of: appNames.spoken[app] ?? [])) {
+            let head = text[..<last.lowerBound] + " on " + name.joined(separator: " ")
+            let parses = wholeRequestParses(of: head).filter { $0.app == app }
+            if !parses.isEmpty { return parses }
+            let inside = request(inside: head, naming: [app])
+            if !inside.isEmpty { return inside }
+        }
         for cut in cuts {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
                 // (A clause may open with a courtesy of its own: "don't move any money yet, I just want to know what's in my savings".)
@@ -487,6 +542,20 @@ public actor Assistant {
             for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
                 let parses = request(inside: String(part), naming: named)
                 if !parses.isEmpty { return Self.takenBack(in: text, after: part.endIndex, breaks: cuts) ? [] : parses }
+            }
+        }
+        // A clause that names no app beside one that names the app it is for
+        // and asks nothing: "The driver on my last MonkeyRide was lovely, give
+        // her five stars". Not beside a condition or a question ("if
+        // MonkeyRide is late, cancel it"): the request may not be meant now.
+        if named.count == 1, let app = named.first, let name = appNames.spoken[app]?.first, !text.contains("?") {
+            for cut in cuts {
+                let before = TextParser.tokenize(String(text[..<cut.lowerBound]))
+                guard let first = before.first, !Self.conditions.contains(first), !Self.opensWithAQuestion(before) else { continue }
+                let part = String(text[cut.upperBound...])
+                guard namedApps(in: TextParser.tokenize(part)).isEmpty, !namedApps(in: before).isEmpty else { continue }
+                let parses = wholeRequestParses(of: part + " on " + name.joined(separator: " ")).filter { $0.app == app }
+                if !parses.isEmpty { return parses }
             }
         }
         return []
@@ -565,13 +634,17 @@ public actor Assistant {
         let isMessage = best.intent == "INSendMessageIntent"
         for cut in Self.clauseBreaks(in: text).reversed() {
             let tail = TextParser.tokenize(String(text[cut.upperBound...]))
-            guard let slot = free.first(where: { TextParser.tokenize($0.raw).endsWithRun(tail) }) else { continue }
+            // "…, can you settle that on MonkeyPay": the free text ends before where it goes.
+            let asksForIt = Self.asksForIt(tail)
+            let said = asksForIt ? Array(tail.prefix { !Self.channels.contains($0) }) : tail
+            guard let slot = free.first(where: { TextParser.tokenize($0.raw).endsWithRun(said) }) else { continue }
             // A message's or a note's dictated words (`content`, always free text).
             let isDictated = slot.name == "content"
             if isDictated && isMessage { return nil }
             let courtesy = Self.isCourtesy(tail)
-            guard Self.opensAReason(tail) || courtesy || (!isDictated && Self.opensARemark(tail)) else { continue }
-            let head = wholeRequestParses(of: String(text[..<cut.lowerBound]))
+            // (The clause asks for what was just said, of the app it names.)
+            guard Self.opensAReason(tail) || courtesy || asksForIt || (!isDictated && Self.opensARemark(tail)) else { continue }
+            let head = wholeRequestParses(of: String(text[..<cut.lowerBound]), namedOutside: asksForIt ? best.app : nil)
             // Courtesy says nothing of the request: what comes before it is the request, whatever it reads as
             // ("add phone charger to my packing note, ta" appends to the note, no task "… note, ta").
             if let first = head.first, courtesy || (first.app == best.app && first.intent == best.intent) {
@@ -595,6 +668,26 @@ public actor Assistant {
     private static let courtesyWords: Set<String> = courtesyOpeners.union([
         "you", "so", "much", "very", "ever", "a", "lot", "quick", "kindly", "love", "mate", "my", "in", "advance", "again",
     ])
+
+    /// Whether words ask for what was said before them, as one thing: "can
+    /// you settle that on MonkeyPay", "please do it", "could you sort that
+    /// out for me". A verb, then "that", "it" or "this", then at most where
+    /// it goes ("on MonkeyPay") or "for me".
+    static func asksForIt(_ words: [String]) -> Bool {
+        var rest = words[...]
+        if let first = rest.first, ["can", "could", "would", "will"].contains(first) {
+            rest = rest.dropFirst()
+            if rest.first == "you" { rest = rest.dropFirst() }
+        }
+        if rest.first == "please" { rest = rest.dropFirst() }
+        guard let verb = rest.first, !questionWords.contains(verb), !persons.contains(verb),
+              rest.count >= 2, ["that", "it", "this"].contains(rest[rest.startIndex + 1]) else { return false }
+        rest = rest.dropFirst(2)
+        if let particle = rest.first, ["out", "up"].contains(particle) { rest = rest.dropFirst() }
+        if rest.starts(with: ["for", "me"]) { rest = rest.dropFirst(2) }
+        if rest.first == "please" { rest = rest.dropFirst() }
+        return rest.isEmpty || (channels.contains(rest.first!) && rest.count <= 4)
+    }
 
     /// Whether words open a reason given for a request: "just so I don't
     /// lose it", "because he's waiting", "in case I forget".
@@ -663,7 +756,12 @@ public actor Assistant {
                 // The words cut before and after the run.
                 let head = Array(tokens[..<start].joined()), tail = Array(tokens[(start + length)...].joined())
                 let left = head + tail
-                guard !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(left) else { continue }
+                // A question may say after it when what it asks about
+                // happened: "did I miss any calls on MonkeyChat while I was
+                // in the shower" (only a question: see `onlyReads` below).
+                let saysWhenAfter = head.isEmpty && ["while", "when"].contains(tail.first ?? "")
+                    && left.contains(where: Self.tellsOfThePast.contains)
+                guard saysWhenAfter || !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(left) else { continue }
                 // "Who put all these bananas on the grocery list?" asks who
                 // did it; "why" too, but for "why don't you …".
                 if let first = head.first, Self.asksAboutIt(first, then: head.dropFirst().first) { continue }
@@ -696,6 +794,7 @@ public actor Assistant {
                     let freeTextCut = cutAfter && !namedByTail
                         && free.contains { text.contains($0.name) && run.endsWithRun(TextParser.tokenize($0.raw)) }
                     return named.contains(parse.app) && !holdsPartOfName && !freeTextCut && (namedInside || namedByTail || free.isEmpty)
+                        && (!saysWhenAfter || Self.onlyReads(parse.intent))
                 }
                 if !parses.isEmpty { return parses }
             }

@@ -17,4 +17,21 @@ extension Array where Element: Equatable {
     package func endsWithRun(_ run: [Element]) -> Bool {
         !run.isEmpty && count >= run.count && suffix(run.count).elementsEqual(run)
     }
+
+    /// This array without any of `runs` where they stand (the longest
+    /// first): ["can", "tasks", "notes", "pull", "it", "up"] without
+    /// [["tasks", "notes"]] is ["can", "pull", "it", "up"].
+    package func removingRuns(of runs: [[Element]]) -> [Element] {
+        let runs = runs.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        var kept: [Element] = [], index = 0
+        while index < count {
+            if let run = runs.first(where: { index + $0.count <= count && self[index..<(index + $0.count)].elementsEqual($0) }) {
+                index += run.count
+            } else {
+                kept.append(self[index])
+                index += 1
+            }
+        }
+        return kept
+    }
 }

@@ -15,4 +15,13 @@ struct WordRunsTests {
         #expect(!words.containsRun([]))
         #expect(![String]().containsRun(["monkey"]))
     }
+
+    @Test("runs are removed where they stand, the longest first")
+    func removingRuns() {
+        let words = ["can", "monkey", "notes", "pull", "it", "up", "monkey"]
+        #expect(words.removingRuns(of: [["monkey"], ["monkey", "notes"]]) == ["can", "pull", "it", "up"])
+        #expect(words.removingRuns(of: [["notes", "monkey"]]) == words)
+        #expect(words.removingRuns(of: [[]]) == words)
+        #expect([String]().removingRuns(of: [["monkey"]]).isEmpty)
+    }
 }
