@@ -132,7 +132,9 @@ extension IntentDescription {
     /// `template` with each `placeholder` replaced by `value`; where the
     /// template says "the" before it and the value opens with its own ("the
     /// church bake sale"), the value's is dropped: "I made the church bake
-    /// sale list", not "the The church …".
+    /// sale list", not "the The church …". A value that ends a sentence
+    /// of its own ends the template's too: "… says: see you soon. Ready to
+    /// send it?", not "soon..".
     static func substitute(_ placeholder: String, with value: String, in template: String) -> String {
         var result = template
         var searchFrom = result.startIndex
@@ -141,7 +143,11 @@ extension IntentDescription {
             if result[..<range.lowerBound].lowercased().hasSuffix("the "), value.lowercased().hasPrefix("the ") {
                 filled = String(value.dropFirst(4))
             }
-            result.replaceSubrange(range, with: filled)
+            var replaced = range
+            if let last = filled.last, ".?!".contains(last), result[range.upperBound...].hasPrefix(".") {
+                replaced = range.lowerBound..<result.index(after: range.upperBound)
+            }
+            result.replaceSubrange(replaced, with: filled)
             searchFrom = result.index(range.lowerBound, offsetBy: filled.count)
         }
         return result

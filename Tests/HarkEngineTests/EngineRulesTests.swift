@@ -275,6 +275,10 @@ struct TypedValueTests {
                 == "The church bake sale is ready. Open the church bake sale?")
         let theatre = Intent(app: "ListOMat", name: "INCreateTaskListIntent", parameters: ["title": ParameterValue("Theatre")])
         #expect(IntentDescription.fill("I made the {title} list.", from: theatre) == "I made the Theatre list.")
+        // A message that ends its own sentence ends the template's.
+        let message = Intent(app: "MonkeyChat", name: "INSendMessageIntent", parameters: ["content": ParameterValue("are you home?")])
+        #expect(IntentDescription.fill("It says: {content}. Ready to send it?", from: message) == "It says: are you home? Ready to send it?")
+        #expect(IntentDescription.fill("It says: {content}, right?", from: message) == "It says: are you home?, right?")
     }
 
     @Test("every domain of the issue has its intents, each with a description and examples")
