@@ -167,18 +167,23 @@ public actor Assistant {
     struct AppNames: Sendable {
         let spoken: [String: [[String]]]
         let oneWord: [String: String]
+        /// The intents each app handles, by app.
+        let intents: [String: [String]]
 
         init(_ apps: [InstalledApp]) {
             var spoken: [String: [[String]]] = [:]
             var oneWord: [String: String] = [:]
+            var intents: [String: [String]] = [:]
             for app in apps {
                 spoken[app.name] = app.spokenNames.filter { !$0.isEmpty }
+                intents[app.name] = app.intents
                 for name in app.spokenNames where name.count > 1 && oneWord[name.joined()] == nil {
                     oneWord[name.joined()] = name.joined(separator: " ")
                 }
             }
             self.spoken = spoken
             self.oneWord = oneWord
+            self.intents = intents
         }
     }
 
@@ -244,6 +249,13 @@ public actor Assistant {
             let parses = requestParsesAsWritten(of: plain)
             if !parses.isEmpty { return parses }
         }
+        // Said in a temper: "where the hell is my MonkeyRide", "send Little
+        // Bobo his bloody 20 bucks", "resume the Vine Swing already": read
+        // without the words that only say so.
+        if let calm = Self.withoutExpletives(text) {
+            let parses = requestParses(of: calm)
+            if !parses.isEmpty { return parses }
+        }
         // A word said again after a hesitation or a comma, said once: "show
         // me the, uh, the banana stash", "mark them as, uh, as read" (and
         // then any correction: "a ride to the, uh, the airport, no, the
@@ -292,6 +304,38 @@ public actor Assistant {
         guard start > 0, start < words.count else { return nil }
         return String(text[words[start].range.lowerBound...])
     }
+
+    /// `text` without the words that only say the person is cross or
+    /// impatient ("the hell", "bloody", "freaking", "already", "even");
+    /// nil when it has none.
+    static func withoutExpletives(_ text: String) -> String? {
+        let words = TypedWord.split(text)
+        let bare = words.map(\.word)
+        var cut: [Range<String.Index>] = []
+        var index = 0
+        while index < words.count {
+            if let phrase = expletives.first(where: { bare[index...].starts(with: $0) }) {
+                let last = words[index + phrase.count - 1]
+                // The mark after it stays with the word before: "…, already."
+                let end = last.endsClause ? text.index(before: last.range.upperBound) : last.range.upperBound
+                cut.append(words[index].range.lowerBound..<end)
+                index += phrase.count
+            } else {
+                index += 1
+            }
+        }
+        guard !cut.isEmpty else { return nil }
+        var calm = text
+        for range in cut.reversed() { calm.removeSubrange(range) }
+        let spaced = calm.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // (A comma left before a mark goes: "…, already." → "….")
+        return spaced.replacingOccurrences(of: #"\s*,?\s*([.?!,;])"#, with: "$1", options: .regularExpression)
+    }
+
+    private static let expletives: [[String]] = [
+        ["the", "hell"], ["the", "heck"], ["on", "earth"], ["bloody"], ["damn"], ["damned"], ["goddamn"], ["freaking"], ["freakin"],
+        ["frigging"], ["friggin"], ["fricking"], ["flipping"], ["effing"], ["already"], ["even"],
+    ]
 
     /// `text` without a courtesy it ends with: "at your earliest
     /// convenience", "if that is at all possible", "if you don't mind",
@@ -519,8 +563,11 @@ public actor Assistant {
             let inside = request(inside: head, naming: [app])
             if !inside.isEmpty { return inside }
         }
-        for cut in cuts {
-            for part in [text[cut.upperBound...], text[..<cut.lowerBound]] {
+        // Each clause after a cut and before it, then each clause between
+        // two: "Ugh, that driver was awful. Rate my last MonkeyRide one star. One!".
+        let middles = zip(cuts, cuts.dropFirst()).map { text[$0.upperBound..<$1.lowerBound] }
+        do {
+            for part in cuts.flatMap({ [text[$0.upperBound...], text[..<$0.lowerBound]] }) + middles {
                 // (A clause may open with a courtesy of its own: "don't move any money yet, I just want to know what's in my savings".)
                 var parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
                 if parses.isEmpty, let plain = Self.withoutCourtesyOpening(String(part)) {
@@ -941,7 +988,17 @@ public actor Assistant {
                     // totally to list", "did you put the eggs on the list".)
                     || (slot.name == "taskTitles" && (Self.endsNamingAContainer(words) || Self.opensWithAQuestion(words) || words.first == "you"))
             }
+        }.map(Self.punctuatingDictation)
+    }
+
+    /// `parse` with the punctuation said in its dictated words written
+    /// ("… late comma see you soon period" → "… late, see you soon.").
+    static func punctuatingDictation(_ parse: Parse) -> Parse {
+        var parse = parse
+        for index in parse.slots.indices where parse.slots[index].isFreeText {
+            parse.slots[index].value = SpokenPunctuation.written(parse.slots[index].value)
         }
+        return parse
     }
 
     /// The app a request is for that is not installed, as the grammar's
@@ -1604,7 +1661,7 @@ public actor Assistant {
     /// ("at 8 am" as "at eight am"), as a person would say them, while free
     /// text keeps them as typed (``TextParser/parse(_:)``).
     public func read(_ text: String) async -> Turn {
-        var turn = await respond(to: splittingAppNames(text))
+        var turn = await respond(to: appNames.namingVaguelyNamedApps(in: splittingAppNames(text)))
         turn.heard = text
         // Typed, nothing is spoken while the vocabulary follows: whatever
         // reads next (``reading(of:)`` too) reads with it.
@@ -2043,7 +2100,7 @@ extension Assistant {
     /// What a new typed request would lead to, without running any handler
     /// or changing the conversation: `hark bench --typed` scores this.
     public func reading(of text: String) -> TextReading {
-        switch Self.route(requestParses(of: splittingAppNames(text)), defaultApp: catalog.defaultApp) {
+        switch Self.route(requestParses(of: appNames.namingVaguelyNamedApps(in: splittingAppNames(text))), defaultApp: catalog.defaultApp) {
         case .notUnderstood: .notUnderstood
         case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
                                              slots: Self.parameters(from: parse.slots).mapValues(\.value))
