@@ -8,7 +8,8 @@
 /// "get a quote" stay as they are.
 public enum SpokenPunctuation {
     /// `value` with its spoken punctuation written; `value` itself when it
-    /// says none. A mark said first (a colon after "make a note") is dropped.
+    /// says none, or nothing else. A mark said first (a colon after "make
+    /// a note") is dropped.
     public static func written(_ value: String) -> String {
         let tokens = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let bare = tokens.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
@@ -67,7 +68,9 @@ public enum SpokenPunctuation {
             index += 1
         }
         // Marks stick to the word before them, line breaks start the next.
-        return out.joined(separator: " ").replacingOccurrences(of: "\n ", with: "\n")
+        // A value that is only marks' words ("saying comma") is those words.
+        let written = out.joined(separator: " ").replacingOccurrences(of: "\n ", with: "\n")
+        return written.isEmpty ? value : written
     }
 
     /// Whether a quotation opened at `index` is closed later ("unquote",

@@ -25,6 +25,8 @@ struct SpokenPunctuationTests {
         // No closing word: "quote" is a word.
         #expect(SpokenPunctuation.written("get a quote for the roof") == "get a quote for the roof")
         #expect(SpokenPunctuation.written("quote of the day") == "quote of the day")
+        // Only marks' words: the words.
+        #expect(SpokenPunctuation.written("comma") == "comma")
     }
 
     @Test("a mark's word used as a noun stays a word", arguments: [
