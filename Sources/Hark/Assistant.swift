@@ -210,6 +210,13 @@ public actor Assistant {
         }.joined(separator: " ")
     }
 
+    /// Typed `text` in the words the grammars read: apps' names written as
+    /// one word split (``splittingAppNames(_:)``), an app named by what it
+    /// does named (``AppNames/namingVaguelyNamedApps(in:)``).
+    func typedForReading(_ text: String) -> String {
+        appNames.namingVaguelyNamedApps(in: splittingAppNames(text))
+    }
+
     /// The readings of `text` as a request, best first, without those whose
     /// free text holds the name of the app addressed: free text takes any
     /// words, so "tell Bobo on MonkeyChat" could be a message saying "on
@@ -557,7 +564,7 @@ public actor Assistant {
             (appNames.spoken[app] ?? []).contains { lastClause.containsRun($0) }
         }), let name = appNames.spoken[app]?.first,
            Self.asksForIt(lastClause.removingRuns(of: appNames.spoken[app] ?? [])) {
-            let head = text[..<last.lowerBound] + " on " + name.joined(separator: " ")
+            let head = Self.naming(name, after: text[..<last.lowerBound])
             let parses = wholeRequestParses(of: head).filter { $0.app == app }
             if !parses.isEmpty { return parses }
             let inside = request(inside: head, naming: [app])
@@ -566,18 +573,16 @@ public actor Assistant {
         // Each clause after a cut and before it, then each clause between
         // two: "Ugh, that driver was awful. Rate my last MonkeyRide one star. One!".
         let middles = zip(cuts, cuts.dropFirst()).map { text[$0.upperBound..<$1.lowerBound] }
-        do {
-            for part in cuts.flatMap({ [text[$0.upperBound...], text[..<$0.lowerBound]] }) + middles {
-                // (A clause may open with a courtesy of its own: "don't move any money yet, I just want to know what's in my savings".)
-                var parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
-                if parses.isEmpty, let plain = Self.withoutCourtesyOpening(String(part)) {
-                    parses = wholeRequestParses(of: plain).filter { named.contains($0.app) }
-                }
-                // Not when taken back in a later clause ("book a Banana Car
-                // on MonkeyRide… wait, never mind, I'll walk", "start a
-                // Coconut Crunch in MonkeyFit, hmm, no, not today").
-                if !parses.isEmpty { return Self.takenBack(in: text, after: part.endIndex, breaks: cuts) ? [] : parses }
+        for part in cuts.flatMap({ [text[$0.upperBound...], text[..<$0.lowerBound]] }) + middles {
+            // (A clause may open with a courtesy of its own: "don't move any money yet, I just want to know what's in my savings".)
+            var parses = wholeRequestParses(of: String(part)).filter { named.contains($0.app) }
+            if parses.isEmpty, let plain = Self.withoutCourtesyOpening(String(part)) {
+                parses = wholeRequestParses(of: plain).filter { named.contains($0.app) }
             }
+            // Not when taken back in a later clause ("book a Banana Car
+            // on MonkeyRide… wait, never mind, I'll walk", "start a
+            // Coconut Crunch in MonkeyFit, hmm, no, not today").
+            if !parses.isEmpty { return Self.takenBack(in: text, after: part.endIndex, breaks: cuts) ? [] : parses }
         }
         let wrapped = request(inside: text, naming: named)
         // (Taken back in a clause after the first: the request is in one before it.)
@@ -601,11 +606,17 @@ public actor Assistant {
                 guard let first = before.first, !Self.conditions.contains(first), !Self.opensWithAQuestion(before) else { continue }
                 let part = String(text[cut.upperBound...])
                 guard namedApps(in: TextParser.tokenize(part)).isEmpty, !namedApps(in: before).isEmpty else { continue }
-                let parses = wholeRequestParses(of: part + " on " + name.joined(separator: " ")).filter { $0.app == app }
+                let parses = wholeRequestParses(of: Self.naming(name, after: part)).filter { $0.app == app }
                 if !parses.isEmpty { return parses }
             }
         }
         return []
+    }
+
+    /// `clause` as if it ended naming the app by `name` ("… on monkey fit"):
+    /// a clause whose app is named in another clause beside it.
+    static func naming(_ name: [String], after clause: some StringProtocol) -> String {
+        String(clause) + " on " + name.joined(separator: " ")
     }
 
     /// Words that open a clause saying when or whether a request holds.
@@ -806,9 +817,9 @@ public actor Assistant {
                 // A question may say after it when what it asks about
                 // happened: "did I miss any calls on MonkeyChat while I was
                 // in the shower" (only a question: see `onlyReads` below).
-                let saysWhenAfter = head.isEmpty && ["while", "when"].contains(tail.first ?? "")
-                    && left.contains(where: Self.tellsOfThePast.contains)
-                guard saysWhenAfter || !left.contains(where: Self.tellsOfThePast.contains), !Self.correctsItself(left) else { continue }
+                let tellsOfThePast = left.contains(where: Self.tellsOfThePast.contains)
+                let saysWhenAfter = tellsOfThePast && head.isEmpty && ["while", "when"].contains(tail.first ?? "")
+                guard saysWhenAfter || !tellsOfThePast, !Self.correctsItself(left) else { continue }
                 // "Who put all these bananas on the grocery list?" asks who
                 // did it; "why" too, but for "why don't you …".
                 if let first = head.first, Self.asksAboutIt(first, then: head.dropFirst().first) { continue }
@@ -1661,7 +1672,7 @@ public actor Assistant {
     /// ("at 8 am" as "at eight am"), as a person would say them, while free
     /// text keeps them as typed (``TextParser/parse(_:)``).
     public func read(_ text: String) async -> Turn {
-        var turn = await respond(to: appNames.namingVaguelyNamedApps(in: splittingAppNames(text)))
+        var turn = await respond(to: typedForReading(text))
         turn.heard = text
         // Typed, nothing is spoken while the vocabulary follows: whatever
         // reads next (``reading(of:)`` too) reads with it.
@@ -2100,7 +2111,7 @@ extension Assistant {
     /// What a new typed request would lead to, without running any handler
     /// or changing the conversation: `hark bench --typed` scores this.
     public func reading(of text: String) -> TextReading {
-        switch Self.route(requestParses(of: appNames.namingVaguelyNamedApps(in: splittingAppNames(text))), defaultApp: catalog.defaultApp) {
+        switch Self.route(requestParses(of: typedForReading(text)), defaultApp: catalog.defaultApp) {
         case .notUnderstood: .notUnderstood
         case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
                                              slots: Self.parameters(from: parse.slots).mapValues(\.value))
