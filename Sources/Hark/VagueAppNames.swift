@@ -32,21 +32,38 @@ extension Assistant.AppNames {
 
     /// The one installed app that words describing an app mean, if any.
     func meant(by described: [String]) -> String? {
-        // Words in more than two apps' names ("monkey") tell them apart from nothing.
-        var nameCounts: [String: Int] = [:]
-        for names in spoken.values { for word in Set(names.joined()) { nameCounts[word, default: 0] += 1 } }
         var scores: [String: Int] = [:]
-        for (app, names) in spoken {
-            let nameWords = Set(names.joined()).filter { nameCounts[$0, default: 0] <= 2 }
-            let does = Set(intents[app, default: []].flatMap { intent in
-                Self.wordsForWhatAppsDo.filter { intent.hasPrefix($0.key) }.flatMap(\.value)
-            })
-            let score = described.reduce(0) { $0 + (does.contains($1) ? 2 : 0) + (nameWords.contains($1) ? 1 : 0) }
+        for (app, description) in descriptions {
+            let score = described.reduce(0) {
+                $0 + (description.does.contains($1) ? 2 : 0) + (description.nameWords.contains($1) ? 1 : 0)
+            }
             if score > 0 { scores[app] = score }
         }
         guard let best = scores.values.max() else { return nil }
         let top = scores.filter { $0.value == best }
         return top.count == 1 ? top.first!.key : nil
+    }
+
+    /// What describes each app: the words of its names that tell it apart
+    /// (a word in more than two apps' names, "monkey", tells them apart from
+    /// nothing), and the words that say what it does, by its intents.
+    static func descriptions(spoken: [String: [[String]]], intents: [String: [String]]) -> [String: AppDescription] {
+        var nameCounts: [String: Int] = [:]
+        for names in spoken.values { for word in Set(names.joined()) { nameCounts[word, default: 0] += 1 } }
+        var result: [String: AppDescription] = [:]
+        for (app, names) in spoken {
+            let does = intents[app, default: []].flatMap { intent in
+                wordsForWhatAppsDo.filter { intent.hasPrefix($0.key) }.flatMap(\.value)
+            }
+            result[app] = AppDescription(nameWords: Set(names.joined()).filter { nameCounts[$0, default: 0] <= 2 }, does: Set(does))
+        }
+        return result
+    }
+
+    /// The words that describe one app (``descriptions(spoken:intents:)``).
+    struct AppDescription: Sendable {
+        let nameWords: Set<String>
+        let does: Set<String>
     }
 
     /// Words that point at an app: "the", "my", "that".

@@ -49,8 +49,8 @@ public enum SpokenPunctuation {
                 index += 1
             case "quote" where quoteStart == nil && !nounBefore && closesQuote(bare, after: index):
                 quoteStart = out.count
-            case "unquote", "end" where next == "quote" && quoteStart != nil,
-                 "close" where next == "quote" && quoteStart != nil:
+            // "unquote" always; "end quote" and "close quote" inside a quotation.
+            case _ where word == "unquote" || (["end", "close"].contains(word) && next == "quote" && quoteStart != nil):
                 if word != "unquote" { index += 1 }
                 if let start = quoteStart, start < out.count {
                     // Quoted words inside others are marked as a quotation;

@@ -173,7 +173,7 @@ public struct SampleAppModule: AppModule {
 }
 
 /// ListOMat and TasksNotes: the same notebook store, different apps.
-protocol NotebookApp {
+protocol NotebookApp: SendableMetatype {
     static var group: String { get }
     static var initial: NotebookStore.Notebook { get }
     static func handlers(_ store: NotebookStore) -> [String: any IntentHandler]
