@@ -169,6 +169,8 @@ public actor Assistant {
         let oneWord: [String: String]
         /// The intents each app handles, by app.
         let intents: [String: [String]]
+        /// What describes each app, for an app named by what it does (``meant(by:)``).
+        let descriptions: [String: AppDescription]
 
         init(_ apps: [InstalledApp]) {
             var spoken: [String: [[String]]] = [:]
@@ -184,6 +186,7 @@ public actor Assistant {
             self.spoken = spoken
             self.oneWord = oneWord
             self.intents = intents
+            self.descriptions = Self.descriptions(spoken: spoken, intents: intents)
         }
     }
 
@@ -555,6 +558,26 @@ public actor Assistant {
         guard !Self.correctsItself(words), !correctedClause,
               !Self.takeBacks.contains(where: lastClause.containsRun) else { return [] }
         if text.contains(","), cuts.isEmpty { return [] }  // only a stray comma: read as typed
+        let beside = request(besideClausesIn: text, cuts: cuts, named: named, lastClause: lastClause)
+        // A clause that refers back to what one before it named: "Bobo the
+        // Great just landed, message him on MonkeyChat that …". Taken over
+        // a reading of the clauses as said when it holds more values the
+        // app knows, or as many and more values, or as many and fewer it
+        // does not know ("I started a packing list in MonkeyTodo, add
+        // sunscreen to it": not a task "sunscreen to it" on no list).
+        let back = request(referringBackIn: text, cuts: cuts, named: named)
+        guard let first = back.first else { return beside }
+        guard let other = beside.first else { return back }
+        func known(_ parse: Parse) -> Int { parse.slots.filter { !$0.isFreeText }.count }
+        func unknown(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).count }
+        if known(first) != known(other) { return known(first) > known(other) ? back : beside }
+        if first.slots.count != other.slots.count { return first.slots.count > other.slots.count ? back : beside }
+        return unknown(first) < unknown(other) ? back : beside
+    }
+
+    /// The request in one of the clauses of `text` beside others that are no
+    /// part of it (see ``requestParsesAsWritten(of:)``).
+    private func request(besideClausesIn text: String, cuts: [Range<String.Index>], named: Set<String>, lastClause: [String]) -> [Parse] {
         // The last clause asks the app it names for what the ones before it
         // say: "My coach wants me to do a five k Bananarific outside, can you
         // set that up in MonkeyFit?", "I can't find my training list
@@ -612,6 +635,61 @@ public actor Assistant {
         }
         return []
     }
+
+    /// The request in the words after a cut whose word that refers back
+    /// ("him", "it", "his", "there") reads, replaced by a run of the words
+    /// before the cut, as a request to an app named in the text in which
+    /// the run is a value the app knows, not free text
+    /// (``ReferringBack``). The app may be named before the cut: "I
+    /// started a packing list in MonkeyTodo, add sunscreen to it".
+    private func request(referringBackIn text: String, cuts: [Range<String.Index>], named: Set<String>) -> [Parse] {
+        for cut in cuts {
+            let clause = String(text[cut.upperBound...])
+            let words = TextParser.tokenize(clause)
+            let namesItsApp = !namedApps(in: words).isEmpty
+            // Not a clause that tells what someone will do ("…, I'll tell
+            // him myself"), nor in words that take a request back.
+            guard namesItsApp || named.count == 1, !Self.tellers.contains(words.first ?? ""),
+                  !Self.takeBacks.contains(where: TextParser.tokenize(text).containsRun) else { continue }
+            let name = namesItsApp ? nil : named.first.flatMap { appNames.spoken[$0]?.first }
+            let rewrites = ReferringBack.rewrites(of: clause, after: String(text[..<cut.lowerBound]),
+                                                  names: appNames.spoken.values.flatMap { $0 })
+            func reading(_ rewrite: ReferringBack.Rewrite, titles: Bool, _ parse: (String) -> [Parse]) -> [Parse] {
+                parse(name.map { Self.naming($0, after: rewrite.text) } ?? rewrite.text).filter { parse in
+                    // (Never what a message or a note says.)
+                    let dictated = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+                    let says = parse.slots.filter { dictated.contains($0.name) }.flatMap { TextParser.tokenize($0.raw) }
+                    return named.contains(parse.app) && rewrite.left.allSatisfy(says.contains) && rewrite.referents.allSatisfy { referent in
+                        parse.slots.contains { slot in
+                            slot.name != Catalog.appSlot && !dictated.contains(slot.name) && (titles || !slot.isFreeText)
+                                && ReferringBack.holds(slot, referent)
+                        }
+                    }
+                }
+            }
+            // First a value the app knows; then a title said as one that it
+            // may not know yet, as free text ("my 'call the plumber' task").
+            for titles in [false, true] {
+                for rewrite in rewrites where !titles || rewrite.namesAThing {
+                    let parses = reading(rewrite, titles: titles) { wholeRequestParses(of: $0) }
+                    if !parses.isEmpty { return parses }
+                }
+            }
+            // Then read as any request is ("let's get back into my
+            // Bananarific"), for the runs that look most like values.
+            for rewrite in rewrites.filter(\.looksLikeValues).prefix(ReferringBack.mostReadInFull) {
+                let parses = reading(rewrite, titles: rewrite.namesAThing) { requestParses(of: $0) }
+                if !parses.isEmpty { return parses }
+            }
+        }
+        return []
+    }
+
+    /// Words that open a clause telling what someone does or will do.
+    private static let tellers: Set<String> = [
+        "i'll", "i'm", "i've", "i", "we", "we'll", "we're", "he", "he'll", "he's", "she", "she'll", "she's", "they", "they'll",
+        "they're",
+    ]
 
     /// `clause` as if it ended naming the app by `name` ("… on monkey fit"):
     /// a clause whose app is named in another clause beside it.
@@ -772,7 +850,7 @@ public actor Assistant {
     ]
 
     /// Where typed text breaks into clauses or sentences, in order: each
-    /// comma, semicolon, question or exclamation mark, and a full stop
+    /// comma, semicolon, question or exclamation mark, ellipsis, and a full stop
     /// before a capital ("Hi. Send ..."; "Bobo Jr. sent me" is one clause),
     /// with the spaces after it; only breaks with words on both sides.
     static func clauseBreaks(in text: String) -> [Range<String.Index>] {
@@ -780,12 +858,14 @@ public actor Assistant {
         var index = text.startIndex
         while index < text.endIndex {
             let mark = text[index]
-            var end = text.index(after: index)
+            // An ellipsis is one mark: "… on MonkeyChat... actually never mind".
+            let ellipsis = mark == "\u{2026}" || text[index...].hasPrefix("...")
+            var end = text.index(index, offsetBy: ellipsis && mark == "." ? 3 : 1)
             while end < text.endIndex, text[end].isWhitespace { end = text.index(after: end) }
             // A comma between digits is inside a number ("$1,200"), not a break.
             let insideNumber = mark == "," && index > text.startIndex && text[text.index(before: index)].isNumber
                 && end == text.index(after: index) && end < text.endIndex && text[end].isNumber
-            let breaksHere = (",;?!".contains(mark) && !insideNumber)
+            let breaksHere = (",;?!".contains(mark) && !insideNumber) || ellipsis
                 || (mark == "." && end > text.index(after: index) && end < text.endIndex && text[end].isUppercase)
             if breaksHere, text[..<index].contains(where: \.isLetter), text[end...].contains(where: \.isLetter) {
                 breaks.append(index..<end)
@@ -1194,7 +1274,7 @@ public actor Assistant {
     private static let retractionAfterAClause: String = {
         let openers = retractionOpeners.joined(separator: "|")
         let said = retractions.map { $0.joined(separator: " ") }.joined(separator: "|")
-        return #",\s*(("# + openers + #")[\s,]+)+("# + said + #")\b"#
+        return #"(,|\.\.\.|\u2026)\s*(("# + openers + #")[\s,]+)+("# + said + #")\b"#
     }()
 
     /// Whether a task's free text ends by naming where it goes — "paint the
