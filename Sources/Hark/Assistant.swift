@@ -903,6 +903,9 @@ public actor Assistant {
                 // "Who put all these bananas on the grocery list?" asks who
                 // did it; "why" too, but for "why don't you …".
                 if let first = head.first, Self.asksAboutIt(first, then: head.dropFirst().first) { continue }
+                // Nor a request said not to be done: "don't start a Vine Swing
+                // in MonkeyFit", "no need to book a MonkeyRide".
+                if Self.negates(head) { continue }
                 if Self.opensAValue(tail) { continue }
                 // Nor may the run stop or start inside a number: "send Bobo
                 // twelve dollars | fifty with MonkeyPay" is no payment of 12.
@@ -1205,6 +1208,16 @@ public actor Assistant {
     ]
     private static let persons: Set<String> = ["i", "me", "you", "him", "her", "us"]
     private static let titleCarriers: Set<String> = ["called", "named", "titled", "saying"]
+
+    /// Whether words said before a request say not to do it: "don't",
+    /// "do not", "never", "no need to", "you needn't", "I won't" — but not
+    /// "don't forget to" (remember to).
+    static func negates(_ words: [String]) -> Bool {
+        guard !words.contains("forget") else { return false }
+        return words.contains(where: negations.contains) || words.containsRun(["no", "need"])
+    }
+
+    private static let negations: Set<String> = ["don't", "dont", "not", "never", "needn't", "shouldn't", "mustn't", "won't", "wont"]
 
     /// Whether words cut before a request that open with `first` (and
     /// `second`) ask about it rather than ask for it: "who (put …)", "whose",

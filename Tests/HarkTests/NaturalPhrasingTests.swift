@@ -879,6 +879,38 @@ struct NaturalPhrasingTests {
         }
     }
 
+    @Test("the thirty-second batch (several values at once, contrast and negation, requests anchored in time; written by a helper from the plists alone): a request said not to be done is none")
+    func thirtySecondBatch() async throws {
+        let report = try await typedReport(["requests-32.jsonl"], atLeast: 85)
+        // As written (2026-12-06, before any change for it): 45 of 60 read
+        // right (75.0%), 51 the right app and intent, 1 of 25 for nobody
+        // acted on ("Never mind, don't start a Vine Swing in MonkeyFit, my
+        // shoulder hurts" started one).
+        expectBatch(report, coverage: 0.85)
+        let assistant = try makeAssistant(recognizer: false)
+        // Said not to be done, in sentences not in the batch: none.
+        for text in ["don't start a Vine Swing in MonkeyFit", "please don't text Bobo Jr. on MonkeyChat, he's asleep",
+                     "don't pay Zuzu on MonkeyPay yet", "no need to book a MonkeyRide, I'll walk",
+                     "never start a Vine Swing in MonkeyFit again", "do not book a ride on MonkeyRide"] {
+            let reading = await assistant.reading(of: text)
+            #expect(reading == .notUnderstood, "\(text): \(reading)")
+        }
+        await expectReadings([
+            // What is not wanted, then what is.
+            ("Don't end my Vine Swing, pause it on MonkeyFit", "MonkeyFit", "INPauseWorkoutIntent", ["workoutName": "Vine Swing"]),
+            ("Don't call Bobo, video call him on MonkeyChat", "MonkeyChat", "INStartVideoCallIntent", ["contacts": "Bobo"]),
+            // "Don't forget to" asks for it.
+            ("don't forget to add bananas to the grocery list in ListOMat", "ListOMat", "INAddTasksIntent",
+             ["targetTaskList": "Grocery", "taskTitles": "bananas"]),
+            // Typed forms the batch had.
+            ("Finish up my Coconut Crunch in MonkeyFit", "MonkeyFit", "INEndWorkoutIntent", ["workoutName": "Coconut Crunch"]),
+            ("how much is left in my savings on MonkeyPay", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Savings"]),
+            ("The driver was lovely, give her five stars on MonkeyRide", "MonkeyRide", "INSendRideFeedbackIntent", ["rating": "5"]),
+            ("tell me what rides MonkeyRide has to the zoo", "MonkeyRide", "INListRideOptionsIntent", ["dropOffLocation": "the zoo"]),
+        ], by: assistant)
+        #expect(Assistant.negates(["please", "don't"]) && Assistant.negates(["no", "need", "to"]) && !Assistant.negates(["don't", "forget", "to"]))
+    }
+
     @Test("remarks heard like requests are none: a debt told to no app, a message that is only when one was sent, a note that is only an answer")
     func remarksLikeRequests() async throws {
         let assistant = try makeAssistant(recognizer: false)
