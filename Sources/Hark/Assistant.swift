@@ -1211,9 +1211,9 @@ public actor Assistant {
 
     /// Whether words said before a request say not to do it: "don't",
     /// "do not", "never", "no need to", "you needn't", "I won't" — but not
-    /// "don't forget to" (remember to).
+    /// "don't forget to" (remember to) or "why don't you" (a suggestion).
     static func negates(_ words: [String]) -> Bool {
-        guard !words.contains("forget") else { return false }
+        guard !words.contains("forget"), words.first != "why" else { return false }
         return words.contains(where: negations.contains) || words.containsRun(["no", "need"])
     }
 
