@@ -643,6 +643,10 @@ public actor Assistant {
     /// (``ReferringBack``). The app may be named before the cut: "I
     /// started a packing list in MonkeyTodo, add sunscreen to it".
     private func request(referringBackIn text: String, cuts: [Range<String.Index>], named: Set<String>) -> [Parse] {
+        // (As for a request wrapped in words: a long text is no one request.)
+        guard TextParser.tokenize(text).count <= 40 else { return [] }
+        // Each rewrite read costs about a millisecond: a bound on them all.
+        var budget = ReferringBack.mostRewrites
         for cut in cuts {
             let clause = String(text[cut.upperBound...])
             let words = TextParser.tokenize(clause)
@@ -655,7 +659,9 @@ public actor Assistant {
             let rewrites = ReferringBack.rewrites(of: clause, after: String(text[..<cut.lowerBound]),
                                                   names: appNames.spoken.values.flatMap { $0 })
             func reading(_ rewrite: ReferringBack.Rewrite, titles: Bool, _ parse: (String) -> [Parse]) -> [Parse] {
-                parse(name.map { Self.naming($0, after: rewrite.text) } ?? rewrite.text).filter { parse in
+                guard budget > 0 else { return [] }
+                budget -= 1
+                return parse(name.map { Self.naming($0, after: rewrite.text) } ?? rewrite.text).filter { parse in
                     // (Never what a message or a note says.)
                     let dictated = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
                     let says = parse.slots.filter { dictated.contains($0.name) }.flatMap { TextParser.tokenize($0.raw) }
@@ -676,7 +682,9 @@ public actor Assistant {
                 }
             }
             // Then read as any request is ("let's get back into my
-            // Bananarific"), for the runs that look most like values.
+            // Bananarific"), for the runs that look most like values; not
+            // a clause of clauses, which would be read so again.
+            guard Self.clauseBreaks(in: clause).isEmpty else { continue }
             for rewrite in rewrites.filter(\.looksLikeValues).prefix(ReferringBack.mostReadInFull) {
                 let parses = reading(rewrite, titles: rewrite.namesAThing) { requestParses(of: $0) }
                 if !parses.isEmpty { return parses }

@@ -182,17 +182,24 @@ enum ReferringBack {
                 result += replacing([(index, run)], in: clause, words: words)
             }
         }
+        // (Two at once only with runs that look like values.)
+        let values = runs.filter(\.looksLikeAValue)
         if referringAt.count >= 2 {
             for (first, second) in zip(referringAt, referringAt.dropFirst()) {
-                for one in runs {
-                    for other in runs where !other.span.overlaps(one.span) && other.words != one.words {
+                for one in values {
+                    for other in values where !other.span.overlaps(one.span) && other.words != one.words {
                         result += replacing([(first, one), (second, other)], in: clause, words: words)
                     }
                 }
             }
         }
-        return result
+        return Array(result.prefix(mostRewrites))
     }
+
+    /// The most rewrites of one clause that are tried: each is read, so
+    /// this bounds the time a long text with many words referring back
+    /// takes (about a millisecond each).
+    static let mostRewrites = 400
 
     /// The clause with each referring word at `replaced` replaced by its run:
     /// as said, and with a particle after the last moved before the run.

@@ -877,6 +877,14 @@ struct NaturalPhrasingTests {
             let reading = await assistant.reading(of: text)
             #expect(reading == .notUnderstood, "\(text): \(reading)")
         }
+        // However many words refer back, and however long the words before
+        // them, the rewrites read are bounded.
+        let before = Array(repeating: "Bobo the Great, Little Bobo and Bobo Jr. took 60 bucks to the zoo,", count: 4).joined(separator: " ")
+        let many = ReferringBack.rewrites(of: "give him it, ask her for it there, pay them it", after: before)
+        #expect(many.count == ReferringBack.mostRewrites)
+        // The longest runs first, then the nearest; "i" never opens or ends one.
+        #expect(ReferringBack.rewrites(of: "pay him ten dollars", after: "I owe Bobo").map(\.text)
+            == ["pay owe Bobo ten dollars", "pay Bobo ten dollars", "pay owe ten dollars"])
     }
 
     @Test("the thirty-second batch (several values at once, contrast and negation, requests anchored in time; written by a helper from the plists alone): a request said not to be done is none")
