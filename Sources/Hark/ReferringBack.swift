@@ -6,12 +6,14 @@ import HarkGrammar
 /// **it**", "I need to be at the airport by six, book me a Jungle Limo
 /// **there**", "Bobo Jr. tried to ring me, show me **his** calls".
 ///
-/// ``rewrites(of:after:)`` gives the clause with its word that refers back
-/// replaced by each run of the clauses before it in turn, the longest runs
-/// first and, of equal length, the nearest: the assistant takes the first
-/// rewrite that reads as a request in which the run is a value the app
-/// knows (a contact, a list, a workout, a place, an amount), never free text.
-/// So "tell Zuzu to call him" stays a message saying "to call him".
+/// ``rewrites(of:after:names:)`` gives the clause with its word that
+/// refers back replaced by each run of the clauses before it in turn, the
+/// longest runs first and, of equal length, the nearest: the assistant
+/// takes the first rewrite that reads as a request in which the run is a
+/// value of one of its slots (a contact, a list, a workout, a place, an
+/// amount; a title the app does not know only when said as a thing's
+/// name), never what a message or a note says. So "tell Little Bobo to
+/// call him" stays a message saying "call him".
 enum ReferringBack {
     /// One way of reading the clause: its text with the words that
     /// refer back replaced, and the runs (tokenized) that replaced them.
