@@ -207,9 +207,8 @@ public actor Assistant {
             // late" opens a sentence (``clauseBreaks(in:)``). Elsewhere in
             // lower case, as free text reads it ("remind me to open monkey chat").
             let leading = token.prefix { !$0.isLetter && !$0.isNumber }
-            let trailing = token.reversed().prefix { !$0.isLetter && !$0.isNumber }
             let capital = index > 0 && tokens[index - 1].last == "." && token.first { $0.isLetter }?.isUppercase == true
-            return String(leading) + (capital ? words.prefix(1).uppercased() + words.dropFirst() : words) + String(trailing.reversed())
+            return String(leading) + (capital ? words.prefix(1).uppercased() + words.dropFirst() : words) + TypedWord.trailingMarks(of: token)
         }.joined(separator: " ")
     }
 
@@ -644,7 +643,10 @@ public actor Assistant {
     /// started a packing list in MonkeyTodo, add sunscreen to it".
     private func request(referringBackIn text: String, cuts: [Range<String.Index>], named: Set<String>) -> [Parse] {
         // (As for a request wrapped in words: a long text is no one request.)
-        guard TextParser.tokenize(text).count <= 40 else { return [] }
+        // Nor in words that take a request back.
+        let all = TextParser.tokenize(text)
+        guard all.count <= 40, !Self.takeBacks.contains(where: all.containsRun) else { return [] }
+        let names = appNames.spoken.values.flatMap { $0 }
         // Each rewrite read costs about a millisecond: a bound on them all.
         var budget = ReferringBack.mostRewrites
         for cut in cuts {
@@ -652,12 +654,10 @@ public actor Assistant {
             let words = TextParser.tokenize(clause)
             let namesItsApp = !namedApps(in: words).isEmpty
             // Not a clause that tells what someone will do ("…, I'll tell
-            // him myself"), nor in words that take a request back.
-            guard namesItsApp || named.count == 1, !Self.tellers.contains(words.first ?? ""),
-                  !Self.takeBacks.contains(where: TextParser.tokenize(text).containsRun) else { continue }
+            // him myself").
+            guard namesItsApp || named.count == 1, !Self.tellers.contains(words.first ?? "") else { continue }
             let name = namesItsApp ? nil : named.first.flatMap { appNames.spoken[$0]?.first }
-            let rewrites = ReferringBack.rewrites(of: clause, after: String(text[..<cut.lowerBound]),
-                                                  names: appNames.spoken.values.flatMap { $0 })
+            let rewrites = ReferringBack.rewrites(of: clause, after: String(text[..<cut.lowerBound]), names: names)
             func reading(_ rewrite: ReferringBack.Rewrite, titles: Bool, _ parse: (String) -> [Parse]) -> [Parse] {
                 guard budget > 0 else { return [] }
                 budget -= 1
@@ -2255,6 +2255,12 @@ struct TypedWord {
             index = end
         }
         return words
+    }
+
+    /// The marks a written word ends with ("monkeychat," → ","), kept when
+    /// the word is written otherwise.
+    static func trailingMarks(of written: some StringProtocol) -> String {
+        String(written.reversed().prefix { !$0.isLetter && !$0.isNumber }.reversed())
     }
 }
 

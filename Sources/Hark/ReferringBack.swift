@@ -212,9 +212,7 @@ enum ReferringBack {
         for (index, run) in replaced.sorted(by: { $0.index > $1.index }) {
             let word = words[index]
             // The punctuation after the referring word stays.
-            let written = clause[word.range]
-            let trailing = String(written.reversed().prefix { !$0.isLetter && !$0.isNumber }.reversed())
-            text.replaceSubrange(word.range, with: referring[word.word]!.text(run.text) + trailing)
+            text.replaceSubrange(word.range, with: referring[word.word]!.text(run.text) + TypedWord.trailingMarks(of: clause[word.range]))
         }
         let referents = replaced.map(\.run.words)
         let thing = replaced.allSatisfy(\.run.namesAThing)
@@ -228,7 +226,7 @@ enum ReferringBack {
             var moved = clause
             moved.replaceSubrange(words[index].range.lowerBound..<after.range.upperBound,
                                   with: (particle.value + [referring[words[index].word]!.text(run.text)]).joined(separator: " ")
-                                    + String(clause[after.range].reversed().prefix { !$0.isLetter && !$0.isNumber }.reversed()))
+                                    + TypedWord.trailingMarks(of: clause[after.range]))
             // The particle moved first: "show it to me" reads as "show me …".
             return [Rewrite(text: moved, referents: referents, namesAThing: thing, left: left, looksLikeValues: valuey), asSaid]
         }

@@ -22,10 +22,8 @@ extension Assistant.AppNames {
             guard !described.isEmpty, !words[start..<end].contains(where: \.endsClause),
                   let app = meant(by: described), let name = spoken[app]?.first else { continue }
             // The punctuation after the reference stays ("the money app, send …").
-            let written = text[words[end].range]
-            let trailing = written.reversed().prefix { !$0.isLetter && !$0.isNumber }
             let range = words[start].range.lowerBound..<words[end].range.upperBound
-            result.replaceSubrange(range, with: name.joined(separator: " ") + String(trailing.reversed()))
+            result.replaceSubrange(range, with: name.joined(separator: " ") + TypedWord.trailingMarks(of: text[words[end].range]))
         }
         return result
     }
