@@ -247,7 +247,11 @@ public actor Assistant {
         // said as they are ("tell Bobo I'll come if that's at all possible").
         if let plain = Self.withoutCourtesyEnding(text) {
             let parses = requestParses(of: plain)
-            if let best = parses.first, !best.slots.contains(where: { $0.name == "content" }) { return parses }
+            // (Nor a message thanks end: "text Bobo on MonkeyChat thanks" says "thanks".)
+            if let best = parses.first, !best.slots.contains(where: { $0.name == "content" }),
+               !(textSlots[IntentKey(app: best.app, intent: best.intent)] ?? []).contains("content") || Self.endsWithCourtesy(text) {
+                return parses
+            }
         }
         let parses = requestParsesAsWritten(of: text)
         if let best = parses.first, let plain = withoutLearnersVerb(best, in: text, words: words) { return plain }
@@ -349,17 +353,41 @@ public actor Assistant {
     /// `text` without a courtesy it ends with: "at your earliest
     /// convenience", "if that is at all possible", "if you don't mind",
     /// "when you get a chance". Nil when it ends with none, or is nothing else.
+    /// Whether `text` ends with one of ``courtesyEndings`` ("… at your
+    /// earliest convenience"), not only thanks.
+    static func endsWithCourtesy(_ text: String) -> Bool {
+        let bare = TypedWord.split(text).map(\.word)
+        return bare.indices.dropFirst().contains { start in
+            courtesyEndings.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
+        }
+    }
+
     static func withoutCourtesyEnding(_ text: String) -> String? {
         let words = TypedWord.split(text)
         let bare = words.map(\.word)
         guard let start = bare.indices.dropFirst().first(where: { start in
             courtesyEndings.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
+                || (!thanksTakers.contains(bare[start - 1])
+                    && thanks.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start })
         }) else { return nil }
         var end = words[start - 1].range.upperBound
         // (The comma before it goes too: "…, if you don't mind".)
         while end > text.startIndex, ",;:".contains(text[text.index(before: end)]) { end = text.index(before: end) }
         return String(text[..<end])
     }
+
+    /// Thanks at the end of a request: "pay Zuzu 20 bucks on MonkeyPay for
+    /// the cab thx" is a note "the cab".
+    private static let thanks: [[WordPattern]] = [
+        [.one([["thanks"], ["thank", "you"], ["thx"], ["ty"], ["cheers"], ["many", "thanks"]]),
+         .optional([["so", "much"], ["very", "much"], ["a", "lot"], ["a", "bunch"], ["again"]])],
+    ]
+    /// Words after which thanks are what is said or given, not said to Hark:
+    /// "remind me to say thank you", "buy Zuzu a thank you".
+    private static let thanksTakers: Set<String> = [
+        "say", "says", "said", "saying", "a", "an", "the", "to", "for", "and", "or", "my", "your", "his", "her", "our",
+        "their", "big", "huge", "of", "with", "without", "no",
+    ]
 
     private static let courtesyEndings: [[WordPattern]] = [
         // "at your earliest convenience"
@@ -787,12 +815,17 @@ public actor Assistant {
             if isDictated && isMessage { return nil }
             let courtesy = Self.isCourtesy(tail)
             // (The clause asks for what was just said, of the app it names.)
-            guard Self.opensAReason(tail) || courtesy || asksForIt || (!isDictated && Self.opensARemark(tail)) else { continue }
+            let aside = Self.opensAReason(tail) || courtesy || asksForIt || (!isDictated && Self.opensARemark(tail))
+            guard aside || !isDictated else { continue }
             let head = wholeRequestParses(of: String(text[..<cut.lowerBound]), namedOutside: asksForIt ? best.app : nil)
             // Courtesy says nothing of the request: what comes before it is the request, whatever it reads as
             // ("add phone charger to my packing note, ta" appends to the note, no task "… note, ta").
             if let first = head.first, courtesy || (first.app == best.app && first.intent == best.intent) {
-                return head
+                // Any clause after a place or a title that is, without it,
+                // one the app knows: "Book a MonkeyRide to the airport, my
+                // flight leaves at six", "… from work to the zoo? The kids
+                // are already waiting there".
+                if aside || first.slots.contains(where: { $0.name == slot.name && !$0.isFreeText }) { return head }
             }
         }
         return nil
@@ -897,56 +930,68 @@ public actor Assistant {
         guard words.count > 2, words.count <= 40 else { return [] }
         let tokens = words.map { TextParser.tokenize($0) }
         let nameWords = Set(named.flatMap { appNames.spoken[$0] ?? [] }.joined())
-        for length in stride(from: words.count - 1, through: max(2, (words.count + 1) / 2), by: -1) {
-            for start in 0...(words.count - length) {
-                // The words cut before and after the run.
-                let head = Array(tokens[..<start].joined()), tail = Array(tokens[(start + length)...].joined())
-                let left = head + tail
-                // A question may say after it when what it asks about
-                // happened: "did I miss any calls on MonkeyChat while I was
-                // in the shower" (only a question: see `onlyReads` below).
-                let tellsOfThePast = left.contains(where: Self.tellsOfThePast.contains)
-                let saysWhenAfter = tellsOfThePast && head.isEmpty && ["while", "when"].contains(tail.first ?? "")
-                guard saysWhenAfter || !tellsOfThePast, !Self.correctsItself(left) else { continue }
-                // "Who put all these bananas on the grocery list?" asks who
-                // did it; "why" too, but for "why don't you …".
-                if let first = head.first, Self.asksAboutIt(first, then: head.dropFirst().first) { continue }
-                // Nor a request said not to be done: "don't start a Vine Swing
-                // in MonkeyFit", "no need to book a MonkeyRide".
-                if Self.negates(head) { continue }
-                if Self.opensAValue(tail) { continue }
-                // Nor may the run stop or start inside a number: "send Bobo
-                // twelve dollars | fifty with MonkeyPay" is no payment of 12.
-                if let next = tail.first, SpokenValueType.isNumberWord(next) { continue }
-                if let before = head.last, let first = tokens[start].first,
-                   SpokenValueType.isNumberWord(before), SpokenValueType.isNumberWord(first) { continue }
-                // Named outside the run, the app's name must not be what free
-                // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
-                let run = Array(tokens[start..<(start + length)].joined())
-                let namedInside = !namedApps(in: run).isEmpty
-                let cutAfter = start + length < words.count
-                // The app whose name alone was cut after the run, if any: it
-                // names the app as "in MonkeyRide" would.
-                let tailNames = Self.channels.contains(run.last ?? "") ? nil
-                    : named.first { Self.onlyNames(tail, of: appNames.spoken[$0] ?? []) }
-                let parses = wholeRequestParses(of: words[start..<(start + length)].joined(separator: " "), namedOutside: tailNames).filter { parse in
-                    let free = freeTextSlots(of: parse)
-                    // A run that cuts an app's name leaves part of it to be read as free text.
-                    let holdsPartOfName = free.contains { $0.raw.split(separator: " ").contains { nameWords.contains(String($0)) } }
-                    // Free text that ends the run would have gone on into the
-                    // words cut after it: "… that the oven | goes to 180".
-                    let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
-                    // Only the app's name cut after it ("…, MonkeyRide", "… please
-                    // MonkeyFit") says where the request goes, not more of it;
-                    // not after a word that would carry it ("tell Bobo on | MonkeyChat").
-                    let namedByTail = tailNames == parse.app
-                    let freeTextCut = cutAfter && !namedByTail
-                        && free.contains { text.contains($0.name) && run.endsWithRun(TextParser.tokenize($0.raw)) }
-                    return named.contains(parse.app) && !holdsPartOfName && !freeTextCut && (namedInside || namedByTail || free.isEmpty)
-                        && (!saysWhenAfter || Self.onlyReads(parse.intent))
-                }
-                if !parses.isEmpty { return parses }
+        // The runs read: the longest first, down to half the words; then,
+        // shorter, a run that ends the text after "so" that closes a clause
+        // of its own ("I think I left the stove on so cancel my MonkeyRide
+        // ride").
+        let shortest = max(2, (words.count + 1) / 2)
+        var runs: [(start: Int, length: Int)] = []
+        for length in stride(from: words.count - 1, through: shortest, by: -1) {
+            for start in 0...(words.count - length) { runs.append((start, length)) }
+        }
+        for start in 3..<max(3, words.count - 2) where words.count - start < shortest && tokens[start - 1] == ["so"] {
+            runs.append((start, words.count - start))
+        }
+        for (start, length) in runs {
+            // The words cut before and after the run.
+            let head = Array(tokens[..<start].joined()), tail = Array(tokens[(start + length)...].joined())
+            let left = head + tail
+            // A question may say after it when what it asks about
+            // happened: "did I miss any calls on MonkeyChat while I was
+            // in the shower" (only a question: see `onlyReads` below).
+            let tellsOfThePast = left.contains(where: Self.tellsOfThePast.contains)
+            let saysWhenAfter = tellsOfThePast && head.isEmpty && ["while", "when"].contains(tail.first ?? "")
+            guard saysWhenAfter || !tellsOfThePast, !Self.correctsItself(left) else { continue }
+            // "Who put all these bananas on the grocery list?" asks who
+            // did it; "why" too, but for "why don't you …".
+            if let first = head.first, Self.asksAboutIt(first, then: head.dropFirst().first) { continue }
+            // Nor a request said not to be done: "don't start a Vine Swing
+            // in MonkeyFit", "no need to book a MonkeyRide".
+            if Self.negates(head) { continue }
+            // Nor one taken back after it: "cancel my MonkeyRide ride nvm dont, keep it".
+            if Self.takeBacks.contains(where: tail.containsRun) { continue }
+            if Self.opensAValue(tail) { continue }
+            // Nor may the run stop or start inside a number: "send Bobo
+            // twelve dollars | fifty with MonkeyPay" is no payment of 12.
+            if let next = tail.first, SpokenValueType.isNumberWord(next) { continue }
+            if let before = head.last, let first = tokens[start].first,
+               SpokenValueType.isNumberWord(before), SpokenValueType.isNumberWord(first) { continue }
+            // Named outside the run, the app's name must not be what free
+            // text stops at: "tell Bobo on | MonkeyChat" is no message saying "on".
+            let run = Array(tokens[start..<(start + length)].joined())
+            let namedInside = !namedApps(in: run).isEmpty
+            let cutAfter = start + length < words.count
+            // The app whose name alone was cut after the run, if any: it
+            // names the app as "in MonkeyRide" would.
+            let tailNames = Self.channels.contains(run.last ?? "") ? nil
+                : named.first { Self.onlyNames(tail, of: appNames.spoken[$0] ?? []) }
+            let parses = wholeRequestParses(of: words[start..<(start + length)].joined(separator: " "), namedOutside: tailNames).filter { parse in
+                let free = freeTextSlots(of: parse)
+                // A run that cuts an app's name leaves part of it to be read as free text.
+                let holdsPartOfName = free.contains { $0.raw.split(separator: " ").contains { nameWords.contains(String($0)) } }
+                // Free text that ends the run would have gone on into the
+                // words cut after it: "… that the oven | goes to 180".
+                let text = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+                // Only the app's name cut after it ("…, MonkeyRide", "… please
+                // MonkeyFit") says where the request goes, not more of it;
+                // not after a word that would carry it ("tell Bobo on | MonkeyChat").
+                let namedByTail = tailNames == parse.app
+                let freeTextCut = cutAfter && !namedByTail
+                    && free.contains { text.contains($0.name) && run.endsWithRun(TextParser.tokenize($0.raw)) }
+                return named.contains(parse.app) && !holdsPartOfName && !freeTextCut && (namedInside || namedByTail || free.isEmpty)
+                    && (!saysWhenAfter || Self.onlyReads(parse.intent))
             }
+            if !parses.isEmpty { return parses }
         }
         return []
     }
@@ -1078,6 +1123,8 @@ public actor Assistant {
                 return names.contains { words.containsRun($0) }
                     || (namesNoApp && (Self.opensWithAnotherApp(words) || Self.opensWithAnotherApp(typed: slot.value)))
                     || Self.saysNothing(words)
+                    // "make a new list" names no list "new".
+                    || (slot.name == "title" && words.count == 1 && Self.notTitles.contains(words[0].lowercased()))
                     // A message that is only when it was sent tells of one: "I
                     // sent Bobo a message yesterday", "I texted Bobo an hour ago".
                     || (parse.intent == "INSendMessageIntent" && slot.name == "content" && Self.onlyTellsWhenInThePast(words))
@@ -1159,13 +1206,17 @@ public actor Assistant {
         // "Send Bobo a WhatsApp saying I'm outside": a message of a kind
         // written as a name, then its words.
         // (The article may be the sentence's: "WhatsApp saying I'm outside".)
+        // "Send Bobo a WhatsApp message saying …", "… a Signal message":
+        // the kind of message may follow the name, and then nothing.
         let said = text.split(separator: " ")
         let words = said.map { $0.lowercased() }
         let name = ["a", "an"].contains(words.first) ? 1 : 0
-        if words.count >= name + 3, said[name].first?.isUppercase == true,
-           !notAName.contains(words[name]), !messageKinds.contains([words[name]]),
-           words[name + 1] == "saying" || words[(name + 1)...].starts(with: ["that", "says"]) {
-            return true
+        if words.count >= name + 2, said[name].first?.isUppercase == true,
+           !notAName.contains(words[name]), !messageKinds.contains([words[name]]) {
+            let kind = messageKinds.first { words[(name + 1)...].starts(with: $0) }
+            let after = name + 1 + (kind?.count ?? 0)
+            if kind != nil && after == words.count { return true }
+            if words.count >= after + 2, words[after] == "saying" || words[after...].starts(with: ["that", "says"]) { return true }
         }
         guard let comma = text.firstIndex(of: ",") else { return false }
         let head = text[..<comma].split(separator: " ")
@@ -1216,6 +1267,8 @@ public actor Assistant {
     ]
     private static let persons: Set<String> = ["i", "me", "you", "him", "her", "us"]
     private static let titleCarriers: Set<String> = ["called", "named", "titled", "saying"]
+    /// Words that say a list or note is new, not what it is called.
+    static let notTitles: Set<String> = ["new", "fresh", "another", "blank", "empty"]
 
     /// Whether words said before a request say not to do it: "don't",
     /// "do not", "never", "no need to", "you needn't", "I won't" — but not
@@ -1374,7 +1427,7 @@ public actor Assistant {
 
     private static let correctionWords: Set<String> = ["no", "wait", "actually", "hold", "on", "sorry", "oh", "nothing"]
     private static let retractions: Set<[String]> = [
-        ["never", "mind"], ["nevermind"], ["forget", "it"], ["forget", "that"], ["forget", "about", "it"], ["scratch", "that"],
+        ["never", "mind"], ["nevermind"], ["nvm"], ["forget", "it"], ["forget", "that"], ["forget", "about", "it"], ["scratch", "that"],
         ["scrap", "that"], ["scrap", "it"], ["cancel", "that"], ["forget", "i", "said", "anything"], ["forget", "i", "said", "that"],
     ]
 

@@ -74,7 +74,7 @@ enum TypedNumbers {
     static let shorthand: [String: [String]] = [
         "msg": ["message"], "msgs": ["messages"], "txt": ["text"], "pls": ["please"], "plz": ["please"],
         "tmrw": ["tomorrow"], "tmr": ["tomorrow"], "tmw": ["tomorrow"], "tomoro": ["tomorrow"], "tonite": ["tonight"],
-        "u": ["you"], "ur": ["your"], "r": ["are"], "thx": ["thanks"],
+        "u": ["you"], "ur": ["your"], "r": ["are"], "thx": ["thanks"], "nvm": ["never", "mind"],
         "whats": ["what's"], "thats": ["that's"], "wheres": ["where's"], "hows": ["how's"], "whos": ["who's"],
         "im": ["i'm"], "ive": ["i've"], "dont": ["don't"], "doesnt": ["doesn't"], "didnt": ["didn't"],
         "cant": ["can't"], "isnt": ["isn't"], "arent": ["aren't"], "youre": ["you're"], "theres": ["there's"],

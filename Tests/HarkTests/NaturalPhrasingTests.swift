@@ -899,6 +899,72 @@ struct NaturalPhrasingTests {
                 && !Assistant.negates(["why", "don't", "you"]))
     }
 
+    @Test("the thirty-third batch (extra detail, the app fitted into a sentence, typed casually; written by a helper from the plists alone): a clause after a place is no part of it, thanks end no note")
+    func thirtyThirdBatch() async throws {
+        let report = try await typedReport(["requests-33.jsonl"], atLeast: 85)
+        // As written (2026-12-06, before any change for it): 51 of 60 read
+        // right (85.0%), 54 the right app and intent, 1 of 25 for nobody
+        // acted on ("cancel my monkeyride ride nvm dont, keep it" cancelled it).
+        expectBatch(report, coverage: 0.9)
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // A clause after a place the app knows is no part of the place.
+            ("Get me a MonkeyRide to the station, my train leaves in twenty minutes and it's raining", "MonkeyRide",
+             "INRequestRideIntent", ["dropOffLocation": "the station"]),
+            ("What rides can MonkeyRide get me to the river? We're five and we have a dog", "MonkeyRide", "INListRideOptionsIntent",
+             ["dropOffLocation": "the river"]),
+            // A reason, then "so" and the request.
+            ("I'm running late so text Bobo on MonkeyChat that I'll be there at nine", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I'll be there at nine"]),
+            ("my battery is dying so end my run in MonkeyFit", "MonkeyFit", "INEndWorkoutIntent", ["workoutName": "Run"]),
+            // Thanks at the end are said to Hark, but in a message and where thanks are what is asked for.
+            ("send Little Bobo 15 dollars on MonkeyPay for pizza thanks so much", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Little Bobo", "currencyAmount": "fifteen dollars", "note": "pizza"]),
+            ("text Bobo on MonkeyChat thank you", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "thank you"]),
+            ("remind me to send Zuzu a thank you in TasksNotes", "TasksNotes", "INAddTasksIntent", ["taskTitles": "send Zuzu a thank you"]),
+            // The app as the verb, balances asked after, a list made, typed casually.
+            ("MonkeyRide us to the zoo", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "the zoo"]),
+            ("how's my savings looking on MonkeyPay", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Savings"]),
+            ("check on MonkeyPay how much my savings balance is", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Savings"]),
+            ("new list in ListOMat called camping with tent and stove", "ListOMat", "INCreateTaskListIntent",
+             ["title": "camping", "taskTitles": "tent and stove"]),
+            ("book a monkeyride 2 the airport pls", "MonkeyRide", "INRequestRideIntent", ["dropOffLocation": "the airport"]),
+        ], by: assistant)
+        // "nvm" takes a request back; "so" before something done is no request.
+        await expectNotUnderstood(["pay bobo 10 bucks on monkeypay nvm", "start a run in MonkeyFit nvm i'm tired",
+                                   "I'm so tired so I ended my run in MonkeyFit", "it's raining so maybe I should book a MonkeyRide"],
+                                  by: assistant)
+        #expect(Assistant.endsWithCourtesy("text Bobo at your earliest convenience") && !Assistant.endsWithCourtesy("text Bobo thanks"))
+    }
+
+    @Test("the thirty-fourth batch (free text holding words like a request's, dates and times, plain words; written by a helper from the plists alone): a message of another app is none, \"new\" is no list's name")
+    func thirtyFourthBatch() async throws {
+        let report = try await typedReport(["requests-34.jsonl"], atLeast: 85)
+        // As written (2026-12-06, before any change for it): 41 of 60 read
+        // right (68.3%), 44 the right app and intent, 3 of 25 for nobody
+        // acted on or asked about ("Send Bobo a WhatsApp message saying
+        // I'm running late" went to MonkeyChat; "How do I make a new list
+        // in List-o-Mat?" made a list called "New").
+        expectBatch(report, coverage: 0.75, falseActions: 0.08)
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("Make a MonkeyNotes note: Zuzu owes me 5 dollars for coffee", "TasksNotes", "INCreateNoteIntent",
+             ["content": "Zuzu owes me 5 dollars for coffee"]),
+            ("Tell Little Bobo on MonkeyChat that I'll see him in the park on Monday", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Little Bobo", "content": "I'll see him in the park on Monday"]),
+            ("show me the messages Bobo Jr. sent me yesterday on MonkeyChat", "MonkeyChat", "INSearchForMessagesIntent", ["senders": "Bobo Jr."]),
+            ("check my missed calls from last night on MonkeyChat", "MonkeyChat", "INSearchCallHistoryIntent", ["callTypes": "missed"]),
+            ("remind me about the car insurance on Friday in TasksNotes", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "the car insurance", "temporalEventTrigger": "friday"]),
+            ("remind me this weekend to water the plants in MonkeyTodo", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "water the plants", "temporalEventTrigger": "this weekend"]),
+            // A new list with no name said: the app asks for one.
+            ("start a new list in ListOMat", "ListOMat", "INCreateTaskListIntent", [:]),
+        ], by: assistant)
+        // A message of another app's kind is that app's.
+        await expectNotUnderstood(["Send Little Bobo a Telegram message saying hi", "send Bobo a WhatsApp message"], by: assistant)
+    }
+
     @Test("remarks heard like requests are none: a debt told to no app, a message that is only when one was sent, a note that is only an answer")
     func remarksLikeRequests() async throws {
         let assistant = try makeAssistant(recognizer: false)
