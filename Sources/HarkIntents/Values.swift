@@ -256,9 +256,13 @@ public struct INWorkoutGoal: ParameterConvertible, Hashable, Codable, CustomStri
             }
             return
         }
+        // A part said after the whole number, or alone ("two and a half
+        // miles", "half a mile"): `fraction`.
+        let fraction = parameter.parts["fraction"].flatMap(Double.init)
         let text = parameter.parts["goalValue"] ?? ""
-        guard let value = Double(text) ?? NumberWords.parse(text).map(Double.init) else { return nil }
-        goalValue = value
+        guard let value = Double(text) ?? NumberWords.parse(text).map(Double.init) ?? (fraction != nil && text.isEmpty ? 0 : nil)
+        else { return nil }
+        goalValue = value + (fraction ?? 0)
         unit = parameter.parts["workoutGoalUnitType"].flatMap(Unit.init(rawValue:)) ?? .unknown
     }
 

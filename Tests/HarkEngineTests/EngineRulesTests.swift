@@ -215,6 +215,18 @@ struct TypedValueTests {
         #expect(goal.description == "30 minutes")
     }
 
+    @Test("a workout goal with a part of its unit: added to the whole number, or alone")
+    func goalWithAFraction() throws {
+        func goal(_ parts: [String: String]) -> INWorkoutGoal? {
+            INWorkoutGoal(parameter: ParameterValue(spoken: "", value: "", parts: parts))
+        }
+        #expect(goal(["goalValue": "2", "fraction": "0.5", "workoutGoalUnitType": "mile"])?.description == "2.5 miles")
+        #expect(goal(["fraction": "0.5", "workoutGoalUnitType": "mile"])?.goalValue == 0.5)
+        #expect(goal(["goalValue": "two", "fraction": "0.25", "workoutGoalUnitType": "kilometer"])?.goalValue == 2.25)
+        // Neither a number nor a part: no goal.
+        #expect(goal(["workoutGoalUnitType": "mile"]) == nil)
+    }
+
     @Test("a workout goal read as a whole duration: whole hours in hours, the rest in minutes")
     func goalFromDuration() throws {
         func goal(_ duration: String) -> INWorkoutGoal? {

@@ -960,6 +960,11 @@ struct NaturalPhrasingTests {
              ["taskTitles": "water the plants", "temporalEventTrigger": "this weekend"]),
             // A new list with no name said: the app asks for one.
             ("start a new list in ListOMat", "ListOMat", "INCreateTaskListIntent", [:]),
+            // A part of a mile or a kilometre in a workout's goal, typed.
+            ("start a run in MonkeyFit for 2.5 miles", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Run", "goal": "two point five miles"]),
+            ("start a two and a half mile run in MonkeyFit", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Run", "goal": "two and a half mile"]),
+            ("start a run for half a mile in MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Run", "goal": "half a mile"]),
         ], by: assistant)
         // A message of another app's kind is that app's.
         await expectNotUnderstood(["Send Little Bobo a Telegram message saying hi", "send Bobo a WhatsApp message"], by: assistant)
