@@ -188,6 +188,15 @@ public actor Assistant {
             self.intents = intents
             self.descriptions = Self.descriptions(spoken: spoken, intents: intents)
         }
+
+        /// The spoken words of the one name of more than one word that
+        /// `letters` (a typed word, lower case) is one typo away from
+        /// (``Typos``): "monkychat", "tasknotes", "monkeyrde". Only for names
+        /// of eight letters or more, and nil when two names are as near.
+        func name(typedWithATypo letters: String) -> String? {
+            guard letters.count >= 8, letters.allSatisfy(\.isLetter) else { return nil }
+            return Typos.meant(by: letters, among: oneWord.keys.filter { $0.count >= 8 }).flatMap { oneWord[$0] }
+        }
     }
 
     static func compile(_ catalog: Catalog) throws -> IntentGraph {
@@ -548,7 +557,7 @@ public actor Assistant {
     /// ("at 8 am" as "at eight am"), as a person would say them, while free
     /// text keeps them as typed (``TextParser/parse(_:)``).
     public func read(_ text: String) async -> Turn {
-        var turn = await respond(to: typedForReading(text))
+        var turn = await respond(to: isAsking ? typedForReading(text) : typedRequest(text))
         turn.heard = text
         // Typed, nothing is spoken while the vocabulary follows: whatever
         // reads next (``reading(of:)`` too) reads with it.
@@ -987,7 +996,7 @@ extension Assistant {
     /// What a new typed request would lead to, without running any handler
     /// or changing the conversation: `hark bench --typed` scores this.
     public func reading(of text: String) -> TextReading {
-        switch Self.route(requestParses(of: typedForReading(text)), defaultApp: catalog.defaultApp) {
+        switch Self.route(requestParses(of: typedRequest(text)), defaultApp: catalog.defaultApp) {
         case .notUnderstood: .notUnderstood
         case .app(let parse, _): .understood(app: parse.app, intent: parse.intent,
                                              slots: Self.parameters(from: parse.slots).mapValues(\.value))

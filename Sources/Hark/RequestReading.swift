@@ -12,8 +12,9 @@ import HarkGrammar
 extension Assistant {
     /// Typed `text` with an installed app's name written as one word in any
     /// case ("monkeychat", "TASKSNOTES", "list-o-mat") in the words the
-    /// grammar has for it ("monkey chat"); "MonkeyChat" in camel case was
-    /// already split by the tokenizer.
+    /// grammar has for it ("monkey chat"), also with one typo in it
+    /// ("MonkyChat", "monkeyride" for "MonkeyRde"); "MonkeyChat" in camel
+    /// case is split by the tokenizer.
     func splittingAppNames(_ text: String) -> String {
         let spaced = appNames.oneWord
         guard !spaced.isEmpty else { return text }
@@ -21,7 +22,8 @@ extension Assistant {
         return tokens.indices.map { index -> String in
             let token = tokens[index]
             let letters = String(token.lowercased().filter { $0.isLetter || $0.isNumber })
-            guard let words = spaced[letters] else { return String(token) }
+            // (Or with one typo, in a name of eight letters or more: "MonkyChat", "TaskNotes".)
+            guard let words = spaced[letters] ?? appNames.name(typedWithATypo: letters) else { return String(token) }
             // Punctuation around the name stays ("monkeychat," → "monkey chat,"),
             // and its capital after a full stop: "…. MonkeyChat Bobo I'm
             // late" opens a sentence (``clauseBreaks(in:)``). Elsewhere in
@@ -30,6 +32,44 @@ extension Assistant {
             let capital = index > 0 && tokens[index - 1].last == "." && token.first { $0.isLetter }?.isUppercase == true
             return String(leading) + (capital ? words.prefix(1).uppercased() + words.dropFirst() : words) + TypedWord.trailingMarks(of: token)
         }.joined(separator: " ")
+    }
+
+    /// Typed `text` as a request: ``typedForReading(_:)``, and when that
+    /// reads as none, or with a value the app may not know (free text), with
+    /// its typos mended where that reads (a word the grammars lack one typo
+    /// from one word they have: "remnd me", "4 stras", "to the airprot",
+    /// "Bobbo"), never a word of a message, a note or a title, and, where it
+    /// read before, as the same request with fewer such values.
+    func typedRequest(_ text: String) -> String {
+        let typed = typedForReading(text)
+        let asTyped = requestParses(of: typed).first
+        func unknown(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).count }
+        if let asTyped, unknown(asTyped) == 0 { return typed }
+        var kept: Set<String> = []
+        for _ in 0..<2 {
+            var mended: [String: String] = [:]
+            let words = typed.split(separator: " ").map { word -> String in
+                let letters = word.lowercased().filter(\.isLetter)
+                guard letters.count >= 4, letters.count == word.filter(\.isLetter).count, !kept.contains(letters),
+                      !mainParser.knows(letters), let meant = Typos.meant(by: letters, among: mainParser.words.lazy.filter { $0.count >= 4 })
+                else { return String(word) }
+                mended[meant] = letters
+                let leading = word.prefix { !$0.isLetter }
+                return String(leading) + meant + TypedWord.trailingMarks(of: word)
+            }
+            guard !mended.isEmpty else { return typed }
+            let text = words.joined(separator: " ")
+            guard let best = requestParses(of: text).first else { return typed }
+            // A mended word read as free text was a word of it, as typed.
+            let free = Set(best.slots.filter(\.isFreeText).flatMap { TextParser.tokenize($0.raw) })
+            let misread = mended.filter { free.contains($0.key) }
+            if misread.isEmpty {
+                guard let asTyped else { return text }
+                return best.app == asTyped.app && best.intent == asTyped.intent && unknown(best) < unknown(asTyped) ? text : typed
+            }
+            kept.formUnion(misread.values)
+        }
+        return typed
     }
 
     /// Typed `text` in the words the grammars read: apps' names written as

@@ -155,6 +155,12 @@ public struct TextParser: Sendable {
 
     /// Word → state → the indices of that state's arcs reading the word.
     private let wordArcs: [String: ArcIndices]
+
+    /// Every word some arc reads (the grammars' words and their lists'),
+    /// for telling a typo from a word the grammars have.
+    public var words: some Collection<String> { wordArcs.keys }
+    /// Whether some arc reads `word`.
+    public func knows(_ word: String) -> Bool { wordArcs[word] != nil }
     /// State → the indices of its free-text arcs.
     private let anyWordArcs: [Int: [Int]]
     /// The states with free-text arcs: every word moves them on.
