@@ -45,6 +45,8 @@ extension Assistant {
         let asTyped = requestParses(of: typed).first
         func unknown(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).count }
         if let asTyped, unknown(asTyped) == 0 { return typed }
+        // (As for a request wrapped in words: a long text is no one request to mend.)
+        guard typed.split(separator: " ").count <= 40 else { return typed }
         var kept: Set<String> = []
         for _ in 0..<2 {
             var mended: [String: String] = [:]
