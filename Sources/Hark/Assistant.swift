@@ -30,6 +30,9 @@ public actor Assistant {
     private var vocabularyStamp: [String: Date] = [:]
 
     private var mainGraph: IntentGraph
+    /// The words of ``mainParser`` indexed for mending typos, made when
+    /// first needed (typed text only) and again after the grammar changes.
+    var typoIndex: Typos.Index?
     private(set) var mainParser: TextParser
     /// The slots of each app's intents declared free text (`slot NAME:
     /// text`); any other slot read as free text is a `{slot or text}` value
@@ -276,6 +279,7 @@ public actor Assistant {
         decoder?.release(mainGrammar)
         mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
+        typoIndex = nil
         vocabularyRank = Self.rank(catalog.userVocabulary)
         mainGrammar = Self.mainGrammar(mainGraph, dictation: dictation, catalog: catalog)
         if let decoder { try decoder.prepare(mainGrammar) }

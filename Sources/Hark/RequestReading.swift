@@ -47,13 +47,19 @@ extension Assistant {
         if let asTyped, unknown(asTyped) == 0 { return typed }
         // (As for a request wrapped in words: a long text is no one request to mend.)
         guard typed.split(separator: " ").count <= 40 else { return typed }
+        // Only where some word is none the grammars have.
+        let unknownWords = typed.split(separator: " ").map { $0.lowercased().filter(\.isLetter) }
+            .filter { $0.count >= 4 && !mainParser.knows($0) }
+        guard !unknownWords.isEmpty else { return typed }
+        let index = typoIndex ?? Typos.Index(mainParser.words, shortest: 4)
+        typoIndex = index
         var kept: Set<String> = []
         for _ in 0..<2 {
             var mended: [String: String] = [:]
             let words = typed.split(separator: " ").map { word -> String in
                 let letters = word.lowercased().filter(\.isLetter)
                 guard letters.count >= 4, letters.count == word.filter(\.isLetter).count, !kept.contains(letters),
-                      !mainParser.knows(letters), let meant = Typos.meant(by: letters, among: mainParser.words.lazy.filter { $0.count >= 4 })
+                      !mainParser.knows(letters), let meant = index.meant(by: letters)
                 else { return String(word) }
                 mended[meant] = letters
                 let leading = word.prefix { !$0.isLetter }

@@ -33,6 +33,37 @@ public enum Typos {
         return found
     }
 
+    /// Words by first letter and length, for finding the word a typo was
+    /// meant as among many without comparing it with every one of them.
+    public struct Index: Sendable {
+        private let words: [Character: [Int: [[Character]]]]
+
+        /// Indexes `words` of at least `shortest` letters.
+        public init<S: Sequence>(_ words: S, shortest: Int) where S.Element == String {
+            var index: [Character: [Int: [[Character]]]] = [:]
+            for word in words where word.count >= shortest {
+                let letters = Array(word)
+                index[letters[0], default: [:]][letters.count, default: []].append(letters)
+            }
+            self.words = index
+        }
+
+        /// The one indexed word `typed` is one typo away from; nil when none
+        /// is, or several are.
+        public func meant(by typed: String) -> String? {
+            let letters = Array(typed)
+            guard let first = letters.first, let byLength = words[first] else { return nil }
+            var found: [Character]?
+            for length in (letters.count - 1)...(letters.count + 1) {
+                for word in byLength[length] ?? [] where Typos.isOneTypoAway(letters, from: word) {
+                    guard found == nil else { return nil }
+                    found = word
+                }
+            }
+            return found.map { String($0) }
+        }
+    }
+
     /// The keys around each letter on a QWERTY keyboard.
     static let neighbours: [Character: Set<Character>] = {
         let rows = ["qwertyuiop", "asdfghjkl", "zxcvbnm"].map(Array.init)
