@@ -170,6 +170,8 @@ public actor Assistant {
     struct AppNames: Sendable {
         let spoken: [String: [[String]]]
         let oneWord: [String: String]
+        /// The names of ``oneWord`` of eight letters or more, for ``name(typedWithATypo:)``.
+        let oneWordTypos: Typos.Index
         /// The intents each app handles, by app.
         let intents: [String: [String]]
         /// What describes each app, for an app named by what it does (``meant(by:)``).
@@ -188,6 +190,7 @@ public actor Assistant {
             }
             self.spoken = spoken
             self.oneWord = oneWord
+            oneWordTypos = Typos.Index(oneWord.keys, shortest: 8)
             self.intents = intents
             self.descriptions = Self.descriptions(spoken: spoken, intents: intents)
         }
@@ -198,7 +201,7 @@ public actor Assistant {
         /// of eight letters or more, and nil when two names are as near.
         func name(typedWithATypo letters: String) -> String? {
             guard letters.count >= 8, letters.allSatisfy(\.isLetter) else { return nil }
-            return Typos.meant(by: letters, among: oneWord.keys.filter { $0.count >= 8 }).flatMap { oneWord[$0] }
+            return oneWordTypos.meant(by: letters).flatMap { oneWord[$0] }
         }
     }
 

@@ -46,17 +46,19 @@ extension Assistant {
         func unknown(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).count }
         if let asTyped, unknown(asTyped) == 0 { return typed }
         // (As for a request wrapped in words: a long text is no one request to mend.)
-        guard typed.split(separator: " ").count <= 40 else { return typed }
+        let written = typed.split(separator: " ")
+        guard written.count <= 40 else { return typed }
         // Only where some word is none the grammars have.
-        let unknownWords = typed.split(separator: " ").map { $0.lowercased().filter(\.isLetter) }
-            .filter { $0.count >= 4 && !mainParser.knows($0) }
-        guard !unknownWords.isEmpty else { return typed }
+        guard written.contains(where: { word in
+            let letters = word.lowercased().filter(\.isLetter)
+            return letters.count >= 4 && !mainParser.knows(letters)
+        }) else { return typed }
         let index = typoIndex ?? Typos.Index(mainParser.words, shortest: 4)
         typoIndex = index
         var kept: Set<String> = []
         for _ in 0..<2 {
             var mended: [String: String] = [:]
-            let words = typed.split(separator: " ").map { word -> String in
+            let words = written.map { word -> String in
                 let letters = word.lowercased().filter(\.isLetter)
                 guard letters.count >= 4, letters.count == word.filter(\.isLetter).count, !kept.contains(letters),
                       !mainParser.knows(letters), let meant = index.meant(by: letters)
@@ -218,30 +220,31 @@ extension Assistant {
         ["frigging"], ["friggin"], ["fricking"], ["flipping"], ["effing"], ["already"], ["even"],
     ]
 
-    /// `text` without a courtesy it ends with: "at your earliest
-    /// convenience", "if that is at all possible", "if you don't mind",
-    /// "when you get a chance". Nil when it ends with none, or is nothing else.
     /// Whether `text` ends with one of ``courtesyEndings`` ("… at your
     /// earliest convenience"), not only thanks.
     static func endsWithCourtesy(_ text: String) -> Bool {
         let bare = TypedWord.split(text).map(\.word)
-        return bare.indices.dropFirst().contains { start in
-            courtesyEndings.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
-        }
+        return bare.indices.dropFirst().contains { ends(bare, from: $0, with: courtesyEndings) }
     }
 
+    /// `text` without a courtesy it ends with: "at your earliest
+    /// convenience", "if that is at all possible", "if you don't mind",
+    /// "when you get a chance", thanks. Nil when it ends with none, or is nothing else.
     static func withoutCourtesyEnding(_ text: String) -> String? {
         let words = TypedWord.split(text)
         let bare = words.map(\.word)
         guard let start = bare.indices.dropFirst().first(where: { start in
-            courtesyEndings.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
-                || (!thanksTakers.contains(bare[start - 1])
-                    && thanks.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start })
+            ends(bare, from: start, with: courtesyEndings) || (!thanksTakers.contains(bare[start - 1]) && ends(bare, from: start, with: thanks))
         }) else { return nil }
         var end = words[start - 1].range.upperBound
         // (The comma before it goes too: "…, if you don't mind".)
         while end > text.startIndex, ",;:".contains(text[text.index(before: end)]) { end = text.index(before: end) }
         return String(text[..<end])
+    }
+
+    /// Whether `bare[start...]` is all one of `patterns`.
+    private static func ends(_ bare: [String], from start: Int, with patterns: [[WordPattern]]) -> Bool {
+        patterns.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
     }
 
     /// Thanks at the end of a request: "pay Zuzu 20 bucks on MonkeyPay for
@@ -1136,7 +1139,7 @@ extension Assistant {
     private static let persons: Set<String> = ["i", "me", "you", "him", "her", "us"]
     private static let titleCarriers: Set<String> = ["called", "named", "titled", "saying"]
     /// Words that say a list or note is new, not what it is called.
-    static let notTitles: Set<String> = ["new", "fresh", "another", "blank", "empty"]
+    private static let notTitles: Set<String> = ["new", "fresh", "another", "blank", "empty"]
 
     /// Whether words said before a request say not to do it: "don't",
     /// "do not", "never", "no need to", "you needn't", "I won't" — but not

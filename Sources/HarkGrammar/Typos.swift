@@ -21,18 +21,6 @@ public enum Typos {
         return typed.count < word.count ? rest.elementsEqual(meant.dropFirst()) : rest.dropFirst().elementsEqual(meant)
     }
 
-    /// The one word of `words` that `typed` is one typo away from; nil
-    /// when none is, or several are.
-    public static func meant<S: Sequence>(by typed: String, among words: S) -> String? where S.Element == String {
-        let letters = Array(typed)
-        var found: String?
-        for word in words where abs(word.count - letters.count) <= 1 && isOneTypoAway(letters, from: Array(word)) {
-            guard found == nil else { return nil }
-            found = word
-        }
-        return found
-    }
-
     /// Words by first letter and length, for finding the word a typo was
     /// meant as among many without comparing it with every one of them.
     public struct Index: Sendable {

@@ -30,9 +30,10 @@ struct TyposTests {
 
     @Test("the word meant: the one a typo away, none when two are")
     func meant() {
-        #expect(Typos.meant(by: "mesage", among: ["message", "mesages"]) == nil)  // either, a letter missed
-        #expect(Typos.meant(by: "grocey", among: ["grocery", "grocer"]) == "grocery")  // r is far from y
-        #expect(Typos.meant(by: "grocey", among: ["grocery", "great"]) == "grocery")
-        #expect(Typos.meant(by: "zzzz", among: ["grocery"]) == nil)
+        #expect(Typos.Index(["message", "mesages"], shortest: 4).meant(by: "mesage") == nil)  // either, a letter missed
+        #expect(Typos.Index(["grocery", "grocer"], shortest: 4).meant(by: "grocey") == "grocery")  // r is far from y
+        #expect(Typos.Index(["grocery", "great"], shortest: 4).meant(by: "grocey") == "grocery")
+        #expect(Typos.Index(["grocery"], shortest: 4).meant(by: "zzzz") == nil)
+        #expect(Typos.Index(["grocery"], shortest: 8).meant(by: "grocey") == nil)  // shorter than the index keeps
     }
 }
