@@ -993,6 +993,43 @@ struct NaturalPhrasingTests {
         await expectNotUnderstood(["start a run in MonkeyFix", "text Bobo on DonkeyChat saying hi"], by: assistant)
     }
 
+    @Test("the thirty-sixth batch (requests asked as questions, rich values, managing what is already there; written by a helper from the plists alone)")
+    func thirtySixthBatch() async throws {
+        let report = try await typedReport(["requests-36.jsonl"], atLeast: 86)
+        // As written (2026-12-06, before any change for it): 48 of 60 read
+        // right (80.0%), 52 the right app and intent, 0 of 26 for nobody
+        // acted on.
+        expectBatch(report, coverage: 0.9)
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // A suggestion, with the app named; a goal said as a goal.
+            ("how about a vine swing on MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Vine Swing"]),
+            ("start a coconut crunch on monkeyfit, my goal is 30 minutes", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Coconut Crunch", "goal": "thirty minutes"]),
+            ("I'd like to go swinging with MonkeyFit", "MonkeyFit", "INStartWorkoutIntent", ["workoutName": "Vine Swing"]),
+            // The party said after the app, and as typed shorthand.
+            ("book a Monkey Pool to the river on MonkeyRide, there will be 4 of us", "MonkeyRide", "INRequestRideIntent",
+             ["rideOptionName": "monkey-pool", "dropOffLocation": "the river", "partySize": "4"]),
+            ("book a Monkey Pool to the zoo for 3 ppl on MonkeyRide", "MonkeyRide", "INRequestRideIntent",
+             ["rideOptionName": "monkey-pool", "dropOffLocation": "the zoo", "partySize": "3"]),
+            ("cancel the ride i just ordered on monkeyride", "MonkeyRide", "INCancelRideIntent", [:]),
+            ("give my monkeyride driver from last night five stars", "MonkeyRide", "INSendRideFeedbackIntent", ["rating": "5"]),
+            // Whose calls and whose messages, said after them.
+            ("pull up my call history with bobo on monkeychat", "MonkeyChat", "INSearchCallHistoryIntent", ["recipient": "Bobo"]),
+            ("flag the message Little Bobo sent me on MonkeyChat", "MonkeyChat", "INSetMessageAttributeIntent",
+             ["attribute": "flagged", "sender": "Little Bobo"]),
+            ("move 20 dollars back from checking to savings on monkeypay", "MonkeyPay", "INTransferMoneyIntent",
+             ["transactionAmount": "twenty dollars", "fromAccount": "Checking", "toAccount": "Savings"]),
+            // A note the app has, then what to add, with no "that" between.
+            ("update my Ideas note in TasksNotes: try oat milk in the bread", "TasksNotes", "INAppendToNoteIntent",
+             ["targetNote": "Ideas", "content": "try oat milk in the bread"]),
+            ("in tasksnotes, uncheck call the plumber, i haven't done it yet", "TasksNotes", "INSetTaskAttributeIntent",
+             ["targetTask": "Call the Plumber", "status": "notCompleted"]),
+        ], by: assistant)
+        // With no app named, a suggestion or a verb alone is no request.
+        await expectNotUnderstood(["how about a run", "what about a run later", "uncheck call the plumber", "update my note"], by: assistant)
+    }
+
     @Test("remarks heard like requests are none: a debt told to no app, a message that is only when one was sent, a note that is only an answer")
     func remarksLikeRequests() async throws {
         let assistant = try makeAssistant(recognizer: false)
