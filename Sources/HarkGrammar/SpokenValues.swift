@@ -305,6 +305,10 @@ struct ValueMachine {
         case "wd": weekday = Int(argument)
         case "this", "next", "last": weekdayMode = name
         case "mon": month = Int(argument)
+        case "md":
+            // A holiday on a fixed day of the year: "md:12-24".
+            let monthAndDay = argument.split(separator: "-").compactMap { Int($0) }
+            if monthAndDay.count == 2 { month = monthAndDay[0]; dayOfMonth = monthAndDay[1] }
         case "day": dayOfMonth = Int(take())
         case "in": inDays = Int(take()) * (Int(argument) ?? 1)
         case "u":
@@ -416,6 +420,14 @@ enum BuiltinGrammar {
                                "seventeenth", "eighteenth", "nineteenth"]
     static let ordinalTens = ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"]
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    /// Holidays on a fixed day of the year, as typed (the date is the next such day).
+    static let holidays: [(name: String, month: Int, day: Int)] = [
+        ("christmas eve", 12, 24), ("christmas day", 12, 25), ("christmas", 12, 25), ("xmas", 12, 25), ("xmas eve", 12, 24),
+        ("boxing day", 12, 26), ("new year's eve", 12, 31), ("new years eve", 12, 31), ("new year's day", 1, 1),
+        ("new years day", 1, 1), ("valentine's day", 2, 14), ("valentines day", 2, 14), ("halloween", 10, 31),
+        ("the fourth of july", 7, 4), ("fourth of july", 7, 4), ("independence day", 7, 4),
+        ("st patrick's day", 3, 17), ("saint patrick's day", 3, 17),
+    ]
     static let months = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
                          "october", "november", "december"]
 
@@ -536,9 +548,11 @@ enum BuiltinGrammar {
             seq(w("the"), r("dayOrdinal"), opt(seq(w("of"), r("month")))),
             seq(w("in"), alt(r("below100"), op("a", "+1")),
                 alt(op("days", "in:1"), op("day", "in:1"), op("weeks", "in:7"), op("week", "in:7"))),
-            // Typed: "in a fortnight", "a fortnight from Monday", "a week on Friday", "a week tomorrow".
+            // Typed: "in a fortnight", "a fortnight from Monday", "a week on Friday", "a week tomorrow";
+            // holidays on a fixed day of the year: "on Christmas Eve", "for New Year's Day".
             .typedOnly(alt(
                 seq(w("in"), op("a fortnight", "off:14")),
+                alt(holidays.map { op($0.name, "md:\($0.month)-\($0.day)") }),
                 seq(alt(op("a week", "plus:7"), op("a fortnight", "plus:14"), op("two weeks", "plus:14")),
                     opt(alt(w("from"), w("on"))),
                     alt(op("today", "off:0"), op("tomorrow", "off:1"),

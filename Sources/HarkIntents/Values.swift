@@ -102,12 +102,37 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     /// Minutes from when it was said ("in an hour": 60), instead of a day
     /// and an hour: the app that stores it turns it into a date.
     public var minutesFromNow: Int?
+    /// How it repeats ("every morning at 7", "every Monday"): SiriKit's
+    /// `INRecurrenceRule` for a reminder's date components range. With it,
+    /// `day` is nil: the days are the recurrence's.
+    public var recurrence: Recurrence?
 
-    public init(day: String? = nil, hour: Int? = nil, minute: Int? = nil, minutesFromNow: Int? = nil) {
+    /// How a time repeats: the frequency of SiriKit's `INRecurrenceRule`,
+    /// with the days of a week it falls on where said.
+    public enum Recurrence: String, Sendable, Hashable, Codable, CaseIterable {
+        case daily, weekdays, weekends, weekly, monthly, yearly
+        case monday, tuesday, wednesday, thursday, friday, saturday, sunday
+
+        /// "every day", "every weekday", "every Monday".
+        public var description: String {
+            switch self {
+            case .daily: "every day"
+            case .weekdays: "every weekday"
+            case .weekends: "every weekend"
+            case .weekly: "every week"
+            case .monthly: "every month"
+            case .yearly: "every year"
+            default: "every " + rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+            }
+        }
+    }
+
+    public init(day: String? = nil, hour: Int? = nil, minute: Int? = nil, minutesFromNow: Int? = nil, recurrence: Recurrence? = nil) {
         self.day = day
         self.hour = hour
         self.minute = minute
         self.minutesFromNow = minutesFromNow
+        self.recurrence = recurrence
     }
 
     /// From a request's parts: `day` ("tomorrow", "friday"; "tonight" is
@@ -116,9 +141,22 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     /// "afternoon" pm, 3 pm; "evening" pm, 6 pm; "night" pm, 9 pm). An hour
     /// of 1 to 6 said without am or pm is pm: "remind me tomorrow at five"
     /// is not 5 am. `offset` is minutes from now ("in half an hour": 30).
+    /// `recurrence` is how it repeats: a ``Recurrence`` or a part of the
+    /// day ("every morning": daily, in the morning).
     public init?(parameter: ParameterValue) {
         let parts = parameter.parts
         minutesFromNow = parts["offset"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        var repeatingDaypart: String?
+        if let repeats = parts["recurrence"] {
+            if Self.dayparts[repeats] != nil {
+                recurrence = .daily
+                repeatingDaypart = repeats
+            } else {
+                guard let known = Recurrence(rawValue: repeats) else { return nil }
+                recurrence = known
+            }
+            minutesFromNow = nil
+        }
         // A date read whole ("the day after tomorrow": "2026-12-04") is
         // named as a day once fixed (`fixed(at:)`).
         day = parts["day"] ?? parts["date"]
@@ -138,9 +176,12 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
                 meridiem = "am"
             }
         }
-        var daypart = parts["daypart"]
-        // A part of the day alone is today's: "this afternoon", "this arvo".
-        if day == nil, daypart != nil, minutesFromNow == nil { day = "today" }
+        var daypart = parts["daypart"] ?? repeatingDaypart
+        // A part of the day alone is today's: "this afternoon", "this arvo";
+        // a repeating one is every day's.
+        if day == nil, daypart != nil, minutesFromNow == nil, recurrence == nil { day = "today" }
+        // Repeating, the days are the recurrence's ("every Monday", not "Monday every Monday").
+        if recurrence != nil { day = nil }
         if day == "tonight" {
             day = "today"
             daypart = daypart ?? "night"
@@ -153,7 +194,7 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             if meridiem == "pm", h < 12 { hour = h + 12 }
             if meridiem == "am", h == 12 { hour = 0 }
         }
-        guard day != nil || hour != nil || minutesFromNow != nil else { return nil }
+        guard day != nil || hour != nil || minutesFromNow != nil || recurrence != nil else { return nil }
     }
 
     /// The same moment as a day and a time of day, for a request said at
@@ -208,10 +249,12 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
         parts["hour"] = hour.map(String.init)
         parts["minute"] = minute.map(String.init)
         parts["offset"] = minutesFromNow.map(String.init)
+        parts["recurrence"] = recurrence?.rawValue
         return ParameterValue(spoken: description, value: description, parts: parts)
     }
 
-    /// "tomorrow at 8 am", "at 6:30 pm", "monday", "in an hour", "in 2 hours", "in 45 minutes".
+    /// "tomorrow at 8 am", "at 6:30 pm", "monday", "in an hour", "in 2
+    /// hours", "in 45 minutes", "every day at 7 am", "every Monday".
     public var description: String {
         if let minutesFromNow {
             if minutesFromNow == 60 { return "in an hour" }
@@ -219,6 +262,7 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             return "in \(minutesFromNow) minute\(minutesFromNow == 1 ? "" : "s")"
         }
         var words: [String] = []
+        if let recurrence { words.append(recurrence.description) }
         if let day { words.append(Self.spokenDate(day).map { "on \($0)" } ?? day) }
         if let hour {
             let h12 = hour % 12 == 0 ? 12 : hour % 12

@@ -209,6 +209,26 @@ struct TypedValueTests {
         #expect(tomorrow.fixed(at: now, in: utc) == tomorrow)
     }
 
+    @Test("a repeating time: \"every morning at 7\" is every day at 7 am, \"every Monday\" weekly on Monday, kept through its parameter and never fixed to one day")
+    func repeatingTime() throws {
+        let mornings = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["recurrence": "morning", "hour": "7"])))
+        #expect(mornings.recurrence == .daily && mornings.hour == 7 && mornings.day == nil)
+        #expect(mornings.description == "every day at 7 am")
+        #expect(INDateTime(parameter: mornings.parameter) == mornings)
+        // A part of the day alone repeats at its hour; a weekday is the recurrence's, not a day of its own.
+        let evenings = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["recurrence": "evening"])))
+        #expect(evenings.description == "every day at 6 pm")
+        let mondays = try #require(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["recurrence": "monday", "day": "monday"])))
+        #expect(mondays.recurrence == .monday && mondays.day == nil && mondays.description == "every Monday")
+        #expect(INDateTime(hour: 20, minute: 30, recurrence: .weekdays).description == "every weekday at 8:30 pm")
+        #expect(INDateTime(parameter: ParameterValue(spoken: "", value: "", parts: ["recurrence": "fortnightly"])) == nil)
+
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let now = try #require(utc.date(from: DateComponents(year: 2026, month: 12, day: 1, hour: 21, minute: 40)))
+        #expect(mornings.fixed(at: now, in: utc) == mornings)
+    }
+
     @Test("a workout goal")
     func goal() throws {
         let goal = try #require(INWorkoutGoal(parameter: ParameterValue(spoken: "", value: "", parts: ["goalValue": "30", "workoutGoalUnitType": "minute"])))

@@ -1276,6 +1276,33 @@ struct NaturalPhrasingTests {
         }
     }
 
+    @Test("a reminder that repeats (\"every morning at 7\", \"every Monday\", \"on weekdays at 8\") or falls on a holiday (\"on Christmas Eve\"), typed, is stored and said so")
+    func repeatingAndHolidayReminders() async throws {
+        let expected = [
+            "MonkeyTodo remind me every morning at 7 to stretch": ("stretch", "every day at 7 am"),
+            "Remind me to stretch every morning at 7 in TasksNotes": ("stretch", "every day at 7 am"),
+            "remind me to take out the bins every monday in TasksNotes": ("take out the bins", "every Monday"),
+            "in tasksnotes remind me on weekdays at 8 to check email": ("check email", "every weekday at 8 am"),
+            "remind me to call mom at half past six every day in TasksNotes": ("call mom", "every day at 6:30 pm"),
+            "remind me to pay rent every month in TasksNotes": ("pay rent", "every month"),
+            "Remind me on Christmas Eve to wrap the presents in MonkeyTodo": ("wrap the presents", "on December 24"),
+            "remind me to buy a costume before halloween in TasksNotes": ("buy a costume", "on October 31"),
+            "in tasksnotes remind me on valentines day at 7 pm to book dinner": ("book dinner", "on February 14 at 7 pm"),
+        ]
+        let assistant = try makeAssistant(recognizer: false)
+        for (text, (task, due)) in expected {
+            let turn = await assistant.read(text)
+            #expect(turn.intent == "INAddTasksIntent" && turn.slots["taskTitles"] == task && turn.slots["temporalEventTrigger"] == due,
+                    "\(text): \(turn.slots)")
+            #expect(turn.speech.hasSuffix("I'll remind you \(due)."), "\(text): \(turn.speech)")
+            // A repeating time is stored as it repeats; a date within the week ahead by its day's name.
+            if due.hasPrefix("every") { #expect(turn.output["due"] == due, "\(text): \(turn.output)") }
+        }
+        // Said as a deadline, the day is the reminder's, not the task's words.
+        let byFriday = await assistant.read("remind me to pay the bill by friday in TasksNotes")
+        #expect(byFriday.slots["taskTitles"] == "pay the bill" && byFriday.slots["temporalEventTrigger"] != nil, "\(byFriday.slots)")
+    }
+
     @Test("a verb that is the attribute sets it: \"flag Bobo's last message\" is flagged, not \"How do you want to mark it?\"")
     func flagIsTheAttribute() async throws {
         let assistant = try makeAssistant(recognizer: false)
