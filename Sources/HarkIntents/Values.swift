@@ -177,10 +177,10 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
             }
         }
         var daypart = parts["daypart"] ?? repeatingDaypart
-        // A part of the day alone is today's: "this afternoon", "this arvo";
-        // a repeating one is every day's.
-        if day == nil, daypart != nil, minutesFromNow == nil, recurrence == nil { day = "today" }
-        // Repeating, the days are the recurrence's ("every Monday", not "Monday every Monday").
+        // A part of the day alone is today's: "this afternoon", "this arvo".
+        if day == nil, daypart != nil, minutesFromNow == nil { day = "today" }
+        // Repeating, the days are the recurrence's ("every Monday", not
+        // "Monday every Monday"; "every morning", not "today every day").
         if recurrence != nil { day = nil }
         if day == "tonight" {
             day = "today"

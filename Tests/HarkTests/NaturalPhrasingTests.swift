@@ -1296,9 +1296,7 @@ struct NaturalPhrasingTests {
         ]
         let assistant = try makeAssistant(recognizer: false)
         for (text, (task, due)) in expected {
-            let turn = await assistant.read(text)
-            #expect(turn.intent == "INAddTasksIntent" && turn.slots["taskTitles"] == task && turn.slots["temporalEventTrigger"] == due,
-                    "\(text): \(turn.slots)")
+            let turn = await expectReminder(text, task: task, due: due, by: assistant)
             // Stored as the day and time it names, not "in an hour" for ever.
             let stored = try #require(turn.output["due"], "\(text): \(turn.output)")
             #expect(due.hasPrefix("in ") ? stored.hasPrefix("today at ") || stored.hasPrefix("tomorrow at ") : stored == due, "\(text): \(stored)")
@@ -1320,9 +1318,7 @@ struct NaturalPhrasingTests {
         ]
         let assistant = try makeAssistant(recognizer: false)
         for (text, (task, due)) in expected {
-            let turn = await assistant.read(text)
-            #expect(turn.intent == "INAddTasksIntent" && turn.slots["taskTitles"] == task && turn.slots["temporalEventTrigger"] == due,
-                    "\(text): \(turn.slots)")
+            let turn = await expectReminder(text, task: task, due: due, by: assistant)
             #expect(turn.speech.hasSuffix("I'll remind you \(due)."), "\(text): \(turn.speech)")
             // A repeating time is stored as it repeats; a date within the week ahead by its day's name.
             if due.hasPrefix("every") { #expect(turn.output["due"] == due, "\(text): \(turn.output)") }
@@ -1728,6 +1724,15 @@ func expectReadings(_ cases: [(String, String, String, [String: String])], by as
         let reading = await assistant.reading(of: text)
         #expect(reading == .understood(app: app, intent: intent, slots: slots), "\"\(text)\": \(reading)", sourceLocation: sourceLocation)
     }
+}
+
+/// `text` read as a reminder: a task `task` due `due` (as said back). The turn, for what else is checked.
+func expectReminder(_ text: String, task: String, due: String, by assistant: Assistant,
+                    sourceLocation: SourceLocation = #_sourceLocation) async -> Turn {
+    let turn = await assistant.read(text)
+    #expect(turn.intent == "INAddTasksIntent" && turn.slots["taskTitles"] == task && turn.slots["temporalEventTrigger"] == due,
+            "\(text): \(turn.slots)", sourceLocation: sourceLocation)
+    return turn
 }
 
 /// Each of `texts` is read as no request at all.
