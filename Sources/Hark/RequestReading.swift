@@ -967,7 +967,8 @@ extension Assistant {
 
     /// - Parameter namedOutside: An app named beside `text`, as if it named it.
     private func wholeRequestParses(of text: String, namedOutside: String? = nil) -> [Parse] {
-        let tellsOfADebt = Self.onlyTellsOfADebt(TextParser.tokenize(text))
+        let tokens = TextParser.tokenize(text)
+        let tellsOfADebt = Self.onlyTellsOfADebt(tokens)
         return mainParser.parse(text).map(namingUnlistedValues).filter { parse in
             // "… on Venmo": a request for an app that is not installed.
             if parse.slotValues[Catalog.otherAppSlot] != nil { return false }
@@ -980,9 +981,13 @@ extension Assistant {
             // Free text that ends in the word that would carry the app's
             // name, the name right after it: "tell Bobo on MonkeyChat" is no
             // message saying "on" to a MonkeyChat named bare at the end.
+            // With the name carried by a word of its own, the free text's
+            // "on" is its own: "remind me to put the kettle on in TasksNotes".
             let carriesTheName = zip(parse.slots, parse.slots.dropFirst()).contains { slot, next in
-                slot.isFreeText && next.name == Catalog.appSlot
-                    && Self.channels.contains(slot.raw.split(separator: " ").last.map(String.init) ?? "")
+                let words = slot.raw.split(separator: " ").map(String.init)
+                return slot.isFreeText && next.name == Catalog.appSlot
+                    && Self.channels.contains(words.last ?? "")
+                    && tokens.containsRun(words + next.raw.split(separator: " ").map(String.init))
             }
             if carriesTheName { return false }
             // "I owe Zuzu twenty dollars" said to no app tells of a debt, as

@@ -108,6 +108,8 @@ public enum GrammarCompiler {
         var freeTextLoops: [FreeTextKey: Int] = [:]
         /// Inside a `(typed: ...)`: words become typed-only arcs.
         var typedOnly = false
+        /// Inside a `(heard: ...)`: words become heard-only arcs.
+        var heardOnly = false
         /// The final state of the intent being compiled.
         var intentFinal = 0
         /// Where each of ``GrammarInstance/terminalSlots`` starts in the
@@ -130,7 +132,16 @@ public enum GrammarCompiler {
             }
             switch expression {
             case .word(let w):
-                graph.addArc(from: from, to: to, typedOnly ? .typedOnlyWord(w) : .word(w))
+                if heardOnly, !typedOnly {
+                    graph.addHeardOnlyArc(from: from, to: to, word: w)
+                } else {
+                    graph.addArc(from: from, to: to, typedOnly ? .typedOnlyWord(w) : .word(w))
+                }
+            case .heardOnly(let inner, _):
+                let outer = heardOnly
+                heardOnly = true
+                defer { heardOnly = outer }
+                try emit(inner, from: from, to: to, into: &graph)
             case .typedOnly(let inner, _):
                 let outer = typedOnly
                 typedOnly = true

@@ -281,13 +281,22 @@ struct ExpressionParser {
                 }
                 let opening = position
                 position += 1
-                // `(typed: ...)`, `[typed: ...]`: typed text only.
+                // `(typed: ...)`, `[typed: ...]`: typed text only;
+                // `(heard: ...)`, `[heard: ...]`: heard only.
                 let typed = String(chars[position...].prefix(6)) == "typed:"
-                if typed { position += 6 }
+                let heard = !typed && String(chars[position...].prefix(6)) == "heard:"
+                if typed || heard { position += 6 }
                 depth += 1
                 var group = try parseAlternatives(closing: c == "(" ? ")" : "]", opening: opening)
                 depth -= 1
-                if typed { group = .typedOnly(group, SourceLocation(file: path, line: line + 1, column: column + opening + 1)) }
+                let location = SourceLocation(file: path, line: line + 1, column: column + opening + 1)
+                if typed { group = .typedOnly(group, location) }
+                if heard {
+                    guard group.isWordsOnly else {
+                        throw error("(heard: ...) holds words only, no slot, rule or (typed: ...) group")
+                    }
+                    group = .heardOnly(group, location)
+                }
                 items.append(c == "(" ? group : .optional(group))
             case "<", "{":
                 let close: Character = c == "<" ? ">" : "}"
@@ -342,7 +351,17 @@ extension GrammarExpression {
         case .rule(let name, _), .slot(let name, _, _): return name
         case .value(_, let canonical): return canonical
         case .anyOrder(let parts, _): return parts.map(\.spokenText).filter { !$0.isEmpty }.joined(separator: " ")
-        case .typedOnly(let inner, _): return inner.spokenText
+        case .typedOnly(let inner, _), .heardOnly(let inner, _): return inner.spokenText
+        }
+    }
+
+    /// Whether this is words alone, grouped or optional: what `(heard: ...)` may hold.
+    var isWordsOnly: Bool {
+        switch self {
+        case .word: return true
+        case .sequence(let items), .alternatives(let items): return items.allSatisfy(\.isWordsOnly)
+        case .optional(let inner): return inner.isWordsOnly
+        case .rule, .slot, .value, .anyOrder, .typedOnly, .heardOnly: return false
         }
     }
 }

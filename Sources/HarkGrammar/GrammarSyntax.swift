@@ -32,6 +32,12 @@ public indirect enum GrammarExpression: Sendable, Equatable {
     /// ("throw" beside "show"): typed text can be read more widely than
     /// speech at no cost in the recognizer's search or its false accepts.
     case typedOnly(GrammarExpression, SourceLocation)
+    /// `(heard: on)`: words a recognizer hears that typed text does not
+    /// read, the mirror of `(typed: ...)`. For a word the recognizer needs
+    /// to keep a sentence open at a pause ("remind me to water the plants
+    /// on ... Friday") that, typed, would take a word of the free text
+    /// before it ("put the kettle on"). Words only: no slot or rule.
+    case heardOnly(GrammarExpression, SourceLocation)
 }
 
 /// What a use of a slot takes besides its list's values.
@@ -115,7 +121,7 @@ extension GrammarFile {
             switch expression {
             case .word: break
             case .sequence(let items), .alternatives(let items), .anyOrder(let items, _): items.forEach(walk)
-            case .optional(let inner), .typedOnly(let inner, _): walk(inner)
+            case .optional(let inner), .typedOnly(let inner, _), .heardOnly(let inner, _): walk(inner)
             case .value(let spoken, _): walk(spoken)
             case .slot(let name, _, let orText): visit(name, orText)
             case .rule(let name, _):
@@ -164,6 +170,9 @@ extension GrammarFile {
             case .typedOnly:
                 // Not heard: no example of what to say.
                 return nil
+            case .heardOnly:
+                // Not typed: an example leaves it out.
+                return []
             case .alternatives(let items):
                 return items.lazy.compactMap(words).first
             case .optional: return []

@@ -85,6 +85,11 @@ public struct IntentGraph: Sendable {
     private var pending: [PackedArc] = []
     private var labelIndex: [ArcLabel: Int32] = [:]
     private var states = 0
+    /// While the graph is built: which of ``pending`` are heard only.
+    private var pendingHeardOnly: [Int] = []
+    /// Where in ``table`` the heard-only word arcs (`(heard: ...)`) lie:
+    /// `.word` arcs a recognizer hears and typed text does not read.
+    private var heardOnlyArcs: Set<Int32> = []
 
     public internal(set) var start: Int
     /// Final states, each belonging to one app and intent.
@@ -132,6 +137,18 @@ public struct IntentGraph: Sendable {
         if case .word(let w) = label { vocabulary.insert(w) }
     }
 
+    /// Adds a `.word` arc that typed text does not read (`(heard: ...)`).
+    mutating func addHeardOnlyArc(from: Int, to: Int, word: String) {
+        pendingHeardOnly.append(pending.count)
+        addArc(from: from, to: to, .word(word))
+    }
+
+    /// Whether arc `index` of `state` is a word heard only: the text
+    /// parser reads it in heard text, not in typed text.
+    public func isHeardOnly(state: Int, arc index: Int) -> Bool {
+        !heardOnlyArcs.isEmpty && heardOnlyArcs.contains(firstArc[state] + Int32(index))
+    }
+
     /// Lays the arcs added so far out state by state (each state's in the
     /// order added) and drops what only building needed.
     mutating func seal() {
@@ -141,10 +158,14 @@ public struct IntentGraph: Sendable {
         for state in 0..<states { first[state + 1] += first[state] }
         var next = first
         var laid = [PackedArc](repeating: PackedArc(to: 0, label: 0), count: pending.count)
-        for (from, arc) in zip(pendingFrom, pending) {
+        var position = [Int32](repeating: 0, count: pendingHeardOnly.isEmpty ? 0 : pending.count)
+        for (i, (from, arc)) in zip(pendingFrom, pending).enumerated() {
             laid[Int(next[Int(from)])] = arc
+            if !position.isEmpty { position[i] = next[Int(from)] }
             next[Int(from)] += 1
         }
+        heardOnlyArcs = Set(pendingHeardOnly.map { position[$0] })
+        pendingHeardOnly = []
         table = laid
         firstArc = first
         pendingFrom = []

@@ -188,6 +188,9 @@ public enum JSGFExporter {
             case .typedOnly:
                 // Typed text only: no recognizer hears it.
                 return JSGFExporter.unheard
+            case .heardOnly(let inner, _):
+                // Heard as any words are; only typed text leaves it out.
+                return try text(inner, instance: instance, of: instances, top: top)
             case .rule(let name, let location):
                 let key = "\(instance)\u{0}rule\u{0}\(name)"
                 if let known = memo[key] { return known.map { "<\($0)>" } }

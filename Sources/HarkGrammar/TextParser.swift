@@ -87,10 +87,13 @@ public struct TextParser: Sendable {
         var name: [Int: [Int]] = [:]
         var typedWord: [Int: [Int]] = [:]
         var typedByWord: [String: [Int: [Int]]] = [:]
+        var heardOnly: [String: [Int: Set<Int>]] = [:]
         for (state, arcs) in graph.arcs.enumerated() {
             for (index, arc) in arcs.enumerated() {
                 switch arc.label {
-                case .word(let word): byWord[word, default: [:]][state, default: []].append(index)
+                case .word(let word):
+                    byWord[word, default: [:]][state, default: []].append(index)
+                    if graph.isHeardOnly(state: state, arc: index) { heardOnly[word, default: [:]][state, default: []].insert(index) }
                 case .anyWord: anyWord[state, default: []].append(index)
                 case .typedName: name[state, default: []].append(index)
                 case .typedWord: typedWord[state, default: []].append(index)
@@ -109,8 +112,16 @@ public struct TextParser: Sendable {
         // A typed token reads its heard arcs and its typed-only ones: merged
         // here once, not at every typed token ("to" is typed-only in one
         // sentence and heard in thousands of states).
-        typedReadingArcs = typedByWord.reduce(into: [:]) { merged, entry in
-            merged[entry.key] = ArcIndices((byWord[entry.key] ?? [:]).merging(entry.value) { ($0 + $1).sorted() })
+        // A word heard only (`(heard: ...)`) is left out of its typed reading.
+        var typedHeard = byWord
+        for (word, byState) in heardOnly {
+            for (state, indices) in byState {
+                let kept = typedHeard[word]?[state]?.filter { !indices.contains($0) } ?? []
+                typedHeard[word]?[state] = kept.isEmpty ? nil : kept
+            }
+        }
+        typedReadingArcs = Set(typedByWord.keys).union(heardOnly.keys).reduce(into: [:]) { merged, word in
+            merged[word] = ArcIndices((typedHeard[word] ?? [:]).merging(typedByWord[word] ?? [:]) { ($0 + $1).sorted() })
         }
     }
 
@@ -173,8 +184,9 @@ public struct TextParser: Sendable {
     private let typedWordArcs: [Int: [Int]]
     /// The states with such arcs: every typed word moves them on.
     private let typedWordStates: Set<Int>
-    /// For each word some `(typed: ...)` arc reads: state → the indices of
-    /// that state's arcs reading it in typed text (heard and typed-only arcs).
+    /// For each word some `(typed: ...)` or `(heard: ...)` arc reads: state
+    /// → the indices of that state's arcs reading it in typed text (heard
+    /// and typed-only arcs, less the heard-only ones).
     private let typedReadingArcs: [String: ArcIndices]
 
     /// The states a sentence may start in (the start state's closure: 2,535

@@ -226,6 +226,40 @@ struct TextParserTests {
         })
     }
 
+    @Test("'(heard: ...)' words are heard and exported to JSGF as any word is, and not read in typed text; anything but words inside is an error")
+    func heardOnlyWords() throws {
+        let source = """
+        list day:
+            friday
+        slot task: text
+        slot day: day
+        intent AddTask:
+            remind me to {task} [(heard: on)] [[(typed: on)] {day}] [in tasks]
+        """
+        let file = try GrammarParser.parse(source, path: "h.hark")
+        let graph = try GrammarCompiler.compile([GrammarInstance(app: "Tasks", grammar: file)])
+        #expect(graph.vocabulary.contains("on"))
+        let parser = TextParser(graph: graph)
+        // Typed: "on" at the end is the task's; before a day, it is the day's.
+        #expect(parser.parse("remind me to put the kettle on").first?.slotValues["task"] == "put the kettle on")
+        #expect(parser.parse("remind me to put the kettle on in tasks").first?.slotValues["task"] == "put the kettle on")
+        let day = try #require(parser.parse("remind me to call mum on friday").first)
+        #expect(day.slotValues["task"] == "call mum" && day.slotValues["day"] == "friday")
+        // Heard: the heard-only "on" is read (free text is the last resort).
+        let heard = try #require(parser.parse(tokens: ["remind", "me", "to", "go", "on"]).first)
+        #expect(heard.slotValues["task"] == "go", "\(heard.slots)")
+        #expect(parser.parse(tokens: ["remind", "me", "to", "go", "on", "friday"]).first?.slotValues["day"] == "friday")
+        // JSGF: exported as a word of its own, the typed one left out.
+        let jsgf = try JSGFExporter.export([GrammarInstance(app: "Tasks", grammar: file)], grammarName: "h")
+        #expect(jsgf.contains("remind me to <dictation> [ on ] [ <day> ] [ in tasks ]"), "\(jsgf)")
+        // Words only: a slot, a rule or a typed group inside is an error, with where it is.
+        for inner in ["{day}", "<r>", "(typed: on)"] {
+            #expect(throws: GrammarError.self, "(heard: \(inner))") {
+                try GrammarParser.parse("rule r = on\nlist day:\n    friday\nintent A:\n    go (heard: \(inner))\n", path: "bad.hark")
+            }
+        }
+    }
+
     @Test("a slot of people's names takes a typed name its list does not have: capitalised, up to three words, never the first word, 'I' or heard words")
     func typedNames() throws {
         let source = """

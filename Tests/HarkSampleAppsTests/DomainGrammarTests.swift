@@ -78,7 +78,7 @@ struct DomainGrammarTests {
             case .word(let w): return [w]
             case .slot(let name, _, _): return ["{\(name)}"]
             case .value(let spoken, _): return go(spoken)
-            case .typedOnly(let inner, _): return go(inner)
+            case .typedOnly(let inner, _), .heardOnly(let inner, _): return go(inner)
             case .optional(let inner): return [""] + go(inner)
             case .alternatives(let items): return Array(items.flatMap(go).prefix(limit))
             case .rule(let name, _):

@@ -1328,6 +1328,22 @@ struct NaturalPhrasingTests {
         #expect(byFriday.slots["taskTitles"] == "pay the bill" && byFriday.slots["temporalEventTrigger"] != nil, "\(byFriday.slots)")
     }
 
+    @Test("typed, a task that ends in \"on\" or \"in\" keeps it (\"put the kettle on\"), the app named after it with a carrier of its own; \"on Friday\" is still the reminder's day")
+    func taskEndingInOn() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("remind me to put the kettle on in TasksNotes", "TasksNotes", "INAddTasksIntent", ["taskTitles": "put the kettle on"]),
+            ("In TasksNotes remind me to switch the porch light on", "TasksNotes", "INAddTasksIntent", ["taskTitles": "switch the porch light on"]),
+            ("remind me to let the cat in using MonkeyTodo", "TasksNotes", "INAddTasksIntent", ["taskTitles": "let the cat in"]),
+            ("note that the oven is on in TasksNotes", "TasksNotes", "INCreateNoteIntent", ["content": "the oven is on"]),
+        ], by: assistant)
+        _ = await expectReminder("remind me to call mum on friday in TasksNotes", task: "call mum", due: "friday", by: assistant)
+        _ = await expectReminder("remind me to turn the heating on at 6 pm in TasksNotes", task: "turn the heating on", due: "at 6 pm", by: assistant)
+        // The channel word with the app's name right after it is still the carrier, not the message's.
+        let carrier = await assistant.reading(of: "tell Bobo on MonkeyChat")
+        #expect(carrier != .understood(app: "MonkeyChat", intent: "INSendMessageIntent", slots: ["recipients": "Bobo", "content": "on"]), "\(carrier)")
+    }
+
     @Test("a verb that is the attribute sets it: \"flag Bobo's last message\" is flagged, not \"How do you want to mark it?\"")
     func flagIsTheAttribute() async throws {
         let assistant = try makeAssistant(recognizer: false)
