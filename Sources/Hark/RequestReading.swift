@@ -794,7 +794,7 @@ extension Assistant {
     /// half the words, and the words left out must not tell of the past
     /// ("did MonkeyFit record my walk yesterday"): talk that only mentions an
     /// app, or tells of a request, is not one. Nor may the words after the
-    /// run open as a value would ("… for the pizza", "… that the oven goes
+    /// run open as a value would ("… for the pizza", "… from Bobo", "… that the oven goes
     /// to 180"): dropping them would lose what the person asked for.
     private func request(inside text: String, naming named: Set<String>) -> [Parse] {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -963,7 +963,7 @@ extension Assistant {
         return !rest.isEmpty && names.contains(rest)
     }
 
-    private static let valueOpeners: Set<String> = ["that", "saying", "says", "for", "to", "called", "named", "titled", "about"]
+    private static let valueOpeners: Set<String> = ["that", "saying", "says", "for", "to", "from", "called", "named", "titled", "about"]
 
     /// - Parameter namedOutside: An app named beside `text`, as if it named it.
     private func wholeRequestParses(of text: String, namedOutside: String? = nil) -> [Parse] {
