@@ -107,6 +107,10 @@ public struct AssistantBuilder: Sendable {
     public var configuration: EngineConfiguration
     /// Whether the device starts locked.
     public var locked: Bool
+    /// Whether a heard request that names no app is taken while several
+    /// apps are installed (by default Hark asks for the app's name:
+    /// ``Assistant/sayTheApp``).
+    public var takesUnnamedHeardRequests = false
     /// How long an intents extension may take to print its handshake.
     public var extensionHandshakeTimeout: Duration = .seconds(10)
 
@@ -250,6 +254,7 @@ public struct InstalledApps: Sendable {
             reportedVocabulary: try UserVocabularyStore(dataDirectory: builder.dataDirectory, user: Self.reportedVocabularyFolder),
             logger: builder.logger, configuration: builder.configuration,
             authorizations: authorizations, locked: builder.locked,
+            takesUnnamedHeardRequests: builder.takesUnnamedHeardRequests,
             vocabularySource: { app in await sources[app]?() })
     }
 

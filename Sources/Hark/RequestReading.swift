@@ -940,7 +940,7 @@ extension Assistant {
     }
 
     /// The installed apps whose names the words hold.
-    private func namedApps(in words: [String]) -> Set<String> {
+    func namedApps(in words: [String]) -> Set<String> {
         Set(appNames.spoken.filter { _, names in names.contains { words.containsRun($0) } }.keys)
     }
 

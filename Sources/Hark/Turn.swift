@@ -77,12 +77,20 @@ public struct Turn: Sendable, Codable, Equatable {
 /// A recognizer's ``Rejection`` as a turn reports it.
 public struct HeardRejection: Sendable, Codable, Equatable {
     /// The reason's name: `outOfGrammar`, `noSpeech`, `unsure`,
-    /// `pauseInAppName`, `forced` or `outscoredByDictation`.
+    /// `pauseInAppName`, `forced` or `outscoredByDictation` from the
+    /// recognizer; `namesNoApp` from the assistant (a heard request naming
+    /// no app while several apps are installed, ``Assistant/sayTheApp``).
     public var reason: String
     /// The grammar's reading that was cleared ("" when there was none).
     public var reading: String
     /// The reason in words, with its figures.
     public var detail: String
+
+    public init(reason: String, reading: String, detail: String) {
+        self.reason = reason
+        self.reading = reading
+        self.detail = detail
+    }
 
     public init(_ rejection: Rejection) {
         reason = rejection.name

@@ -91,6 +91,9 @@ struct AssistantOptions: ParsableArguments {
 
     @Flag(help: "Behave as on a locked device: payments, rides and the apps' IntentsRestrictedWhileLocked are refused.")
     var locked = false
+
+    @Flag(help: "With several apps installed, take a heard request that names no app (by default Hark asks for the app's name; typed requests are always taken).")
+    var takeUnnamedRequests = false
 }
 
 /// `--denoise`: noise suppression in front of the recognizer.

@@ -32,10 +32,12 @@ enum Wiring {
 
     /// The builder for these apps, with the sample apps' modules.
     static func builder(apps: String?, domains: String?, dataDirectory: URL, decoder: (any SpeechRecognizer)? = nil,
-                        locked: Bool = false, configuration: EngineConfiguration = EngineConfiguration()) -> AssistantBuilder {
+                        locked: Bool = false, takesUnnamedHeardRequests: Bool = false,
+                        configuration: EngineConfiguration = EngineConfiguration()) -> AssistantBuilder {
         var builder = AssistantBuilder(appsDirectory: apps, domainsDirectory: domains, modelsDirectory: Resources.modelsDirectory(),
                                        dataDirectory: dataDirectory, recognizer: decoder, logger: Logger(label: "hark"),
                                        configuration: configuration, locked: locked)
+        builder.takesUnnamedHeardRequests = takesUnnamedHeardRequests
         for module in SampleApps.modules { builder.add(module) }
         return builder
     }
@@ -45,7 +47,7 @@ enum Wiring {
                               dataDirectory: URL? = nil) throws -> InstalledApps {
         try builder(apps: options.apps, domains: options.domains,
                     dataDirectory: dataDirectory ?? Self.dataDirectory(options.dataDir),
-                    decoder: decoder, locked: options.locked).start()
+                    decoder: decoder, locked: options.locked, takesUnnamedHeardRequests: options.takeUnnamedRequests).start()
     }
 
     /// The assistant, with `decoder` or a new one.

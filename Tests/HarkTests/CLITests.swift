@@ -71,11 +71,12 @@ struct CLITests {
         #expect(turn["code"] as? String == "notUnderstood", "\(turn)")
         let low = try #require(turn["confidence"] as? Double)
         #expect(low > 0 && low < DecoderOptions.defaultMinimumFreeTextConfidence, "\(low)")
-        // The general floor on its own (the free-text and unnamed floors
-        // and the forced-reading rule off: its words are mostly unlike the
-        // audio too): it rejects the reading when set above its
-        // confidence, and keeps it when set below.
-        let others = ["--min-free-text-confidence", "0", "--min-unnamed-confidence", "0", "--keep-forced-readings",
+        // The general floor on its own (the free-text and unnamed floors,
+        // the forced-reading rule and the rule on heard requests naming no
+        // app off: its words are mostly unlike the audio too, and it names
+        // no app): it rejects the reading when set above its confidence,
+        // and keeps it when set below.
+        let others = ["--min-free-text-confidence", "0", "--min-unnamed-confidence", "0", "--take-unnamed-requests", "--keep-forced-readings",
                       "--max-dictation-lead", "off"]
         let kept = try replay(others + ["--min-confidence", "0"])
         #expect(kept["code"] as? String != "notUnderstood", "\(kept)")

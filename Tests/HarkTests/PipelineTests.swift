@@ -54,8 +54,15 @@ struct PipelineTests {
     /// bananas" has the same message, "resistance or bananas"; since
     /// other apps' names are heard (2026-12-04) its reading is heard at
     /// 0.43, under the same floor (0.47 before), and not understood
-    /// rather than read back misheard.
+    /// rather than read back misheard. espeak-ng's British voice's "Send a
+    /// text to Little Bobo on MonkeyChat saying see you at the tree" is
+    /// heard as "send a text to little bobo on the top citing see all the
+    /// three": no app's name is heard, and a heard request that names no
+    /// app is not taken while several apps are installed
+    /// (``Assistant/sayTheApp``; until 2026-12-06 the message went on as
+    /// "see all the three").
     static let knownMisrecognitions: Set<String> = ["espeak-gb/monkeychat-verb-bobo-bananas.wav",
+                                                    "espeak-gb/monkeychat-little-bobo.wav",
                                                     "espeak-us/monkeychat-verb-bobo-bananas.wav",
                                                     "espeak-us/monkeychat-send-bobo-bananas.wav"]
 

@@ -309,6 +309,25 @@ struct SpokenVocabularyTests {
         #expect(removed.slots["recipients"] != "Zuzu" && !removed.heard.contains("to zuzu on monkey chat"), "\(removed.heard)")
     }
 
+    @Test("heard, with several apps installed, a request that names no app is not taken and Hark asks for the app's name; named, typed, or with one app installed, it is taken")
+    func heardRequestNamingNoApp() async throws {
+        let samples = try flite("Send a message to Bobo saying see you at the tree")
+        let all = try assistant(apps: Repo.models + "/apps", recognizer: true)
+        let heard = try await all.hear(samples)
+        #expect(heard.heard.contains("message to bobo"), "\(heard.heard)")
+        #expect(heard.code == "notUnderstood" && heard.speech == Assistant.sayTheApp && !heard.prompt, "\(heard.heard): \(heard.speech)")
+        let named = try await all.hear(try flite("Send a message to Bobo on MonkeyChat saying see you at the tree"))
+        #expect(named.app == "MonkeyChat" && named.intent == "INSendMessageIntent", "\(named.heard)")
+        _ = await all.read("cancel")
+        let typed = await all.read("Send a message to Bobo saying see you at the tree")
+        #expect(typed.app == "MonkeyChat" && typed.intent == "INSendMessageIntent", "\(typed.speech)")
+        _ = await all.read("cancel")
+        // With one app installed there is nothing to tell apart.
+        let one = try assistant(apps: try appsFolder([:]), recognizer: true)
+        let alone = try await one.hear(samples)
+        #expect(alone.app == "MonkeyChat" && alone.intent == "INSendMessageIntent", "\(alone.heard)")
+    }
+
     @Test("of two contacts that sound the same (Koko, Coco), the recognizer hears the earlier one")
     func orderBreaksTies() async throws {
         let samples = try flite("Send a message to Koko on MonkeyChat saying see you at the river", voice: "awb")
