@@ -505,6 +505,8 @@ enum BuiltinGrammar {
             // dictionary has no "fiver": heard, it would need letter-to-sound)
             seq(op("a couple of", "+2"), r("currencyUnit")),
             .typedOnly(seq(alt(op("a fiver", "+5"), op("a tenner", "+10")), tag("M")), here),
+            // Typed, "a couple of hundred dollars", "a couple hundred bucks".
+            .typedOnly(seq(alt(op("a couple of", "+2"), op("a couple", "+2")), op("hundred", "*100"), r("currencyUnit")), here),
             r("cardinal")))
 
         // Times on a 12-hour clock.

@@ -126,7 +126,7 @@ public enum ListOMat {
                 guard let i = book.lists.firstIndex(where: { $0.title == title }) else { return }
                 book.lists[i].tasks += items.map { TaskList.Task(title: $0) }
             }
-            return IntentResponse(code: .success, message: "They're on the \(title) list.",
+            return IntentResponse(code: .success, message: "\(items.count == 1 ? "It's" : "They're") on the \(title) list.",
                                   output: ["list": title, "added": items.joined(separator: ", ")])
         }
     }
