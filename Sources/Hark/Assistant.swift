@@ -516,7 +516,12 @@ public actor Assistant {
         freeTextHeard = Self.freeTextRuns(of: recognition.words)
         heardConfidence = recognition.confidence
         defer { freeTextHeard = []; heardConfidence = nil }
-        var turn = await respond(to: preferringEarlierHomophones(recognition.text, decoder: decoder))
+        var text = recognition.text
+        if let kept = withoutUnsureRetraction(recognition.words) {
+            logger.debug("a retraction heard unsurely at the end; dropped", metadata: ["asr.hypothesis": "\(text)", "asr.kept": "\(kept)"])
+            text = kept
+        }
+        var turn = await respond(to: preferringEarlierHomophones(text, decoder: decoder))
         turn.rejection = recognition.rejection.map(HeardRejection.init) ?? turn.rejection
         turn.confidence = recognition.confidence
         turn.audioSeconds = recognition.audioSeconds
@@ -524,6 +529,27 @@ public actor Assistant {
         turn.words = recognition.words
         return turn
     }
+
+    /// The heard request without the retraction it ends with ("… on
+    /// MonkeyChat no wait cancel that"), when no word of the retraction was
+    /// heard surely (each under ``retractionHeardBelow``) and what comes
+    /// before is a request; otherwise nil. The grammar hears a request taken
+    /// back at its end, so that such speech is not forced onto another
+    /// app's name; the same path also takes trailing speech or noise the
+    /// grammar does not cover ("did I miss any calls on MonkeyChat while I
+    /// was in the shower" heard "… on monkey chat no wait cancel that", its
+    /// words at 0.03, 0.38, 0.00, 0.02), where a retraction the person said
+    /// has a word heard at 0.7 or more.
+    func withoutUnsureRetraction(_ words: [RecognizedWord]) -> String? {
+        let said = words.map(\.word)
+        guard let count = Self.retractionTail(said),
+              words.suffix(count).allSatisfy({ $0.confidence < Self.retractionHeardBelow }) else { return nil }
+        let rest = said.dropLast(count).joined(separator: " ")
+        return request(in: rest) != nil ? rest : nil
+    }
+
+    /// See ``withoutUnsureRetraction(_:)``.
+    static let retractionHeardBelow = 0.6
 
     /// `text` with each word of the user's vocabulary that sounds exactly
     /// like an earlier (more important) entry's word replaced by that one,

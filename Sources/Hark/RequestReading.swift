@@ -1173,6 +1173,17 @@ extension Assistant {
         return rest.count < words.count && retractions.contains(rest)
     }
 
+    /// How many words at the end of `words` take the request back, the
+    /// words of correction before the retraction too ("… with MonkeyRide no
+    /// wait never mind": 4), or nil when it does not end so.
+    static func retractionTail(_ words: [String]) -> Int? {
+        guard let retraction = retractions.filter({ words.count > $0.count && words.suffix($0.count).elementsEqual($0) })
+            .max(by: { $0.count < $1.count }) else { return nil }
+        var start = words.count - retraction.count
+        while start > 1, retractionOpeners.contains(words[start - 1]) { start -= 1 }
+        return words.count - start
+    }
+
     /// The words of correction said before a retraction: "actually never
     /// mind", "oh forget it", "no wait, never mind".
     private static let retractionOpeners: Set<String> = ["no", "wait", "actually", "oh"]

@@ -220,6 +220,26 @@ struct PipelineTests {
         }
     }
 
+    @Test("heard after the app's name: a request taken back is not taken; 'for me', 'please' and 'thanks' close a request")
+    func closingWords() async throws {
+        let dir = try temporaryDirectory()
+        func heard(_ text: String, voice: String) async throws -> Turn {
+            let wav = dir.appendingPathComponent("\(voice).wav").path
+            try run("/usr/bin/flite", ["-voice", voice, "-t", text, "-o", wav])
+            return try await makeAssistant().hear(try TurnAudio.read(path: wav))
+        }
+        for voice in ["kal16", "awb"] {
+            // Until 2026-12-07 heard "… with monkey ride via snapchat" and booked.
+            let back = try await heard("Book a Jungle Limo to the river with MonkeyRide, no, scratch that", voice: voice)
+            #expect(back.heard.hasSuffix("monkey ride no scratch that") && back.code == "notUnderstood", "\(voice): \(back.heard)")
+            let paid = try await heard("Pay Little Bobo ten dollars on MonkeyPay, no wait, forget it", voice: voice)
+            #expect(paid.heard.hasSuffix("forget it") && paid.code == "notUnderstood", "\(voice): \(paid.heard)")
+            // Without the closing words "for me" was heard as "forget it".
+            let ring = try await heard("Can you ring Bobo on MonkeyChat for me?", voice: voice)
+            #expect(ring.app == "MonkeyChat" && ring.intent == "INStartAudioCallIntent" && ring.slots["contacts"] == "Bobo", "\(voice): \(ring.heard)")
+        }
+    }
+
     @Test("leading and trailing silence do not change what is heard")
     func silencePadding() async throws {
         let source = try #require(Fixture.singleTurn.first { $0.audio.hasPrefix("flite-rms/monkeychat-little-bobo") })

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Hark
 @testable import HarkGrammar
+import HarkRecognition
 import Testing
 
 /// A request the person corrected once is read with the correction in place
@@ -84,6 +85,38 @@ import Testing
             ("send twenty dollars to bobo on monkey pay no wait thirty dollars", "MonkeyPay", "INSendPaymentIntent",
              ["currencyAmount": "thirty dollars", "payee": "Bobo"]),
         ], by: assistant)
+    }
+
+    @Test("a retraction heard at a request's end takes the request back when a word of it is heard surely; heard unsurely, it is dropped and the request taken")
+    func retractionHeardAtTheEnd() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        /// The words of `text`, its last ones heard with `tail`'s confidences, the others at 0.9.
+        func heard(_ text: String, tail: [Double]) -> [RecognizedWord] {
+            let words = text.split(separator: " ").map(String.init)
+            return words.enumerated().map { index, word in
+                let back = words.count - index
+                let confidence = back <= tail.count ? tail[tail.count - back] : 0.9
+                return RecognizedWord(word: word, start: Double(index) * 0.3, end: Double(index + 1) * 0.3, confidence: confidence)
+            }
+        }
+        #expect(Assistant.retractionTail("book a jungle limo with monkey ride no scratch that".split(separator: " ").map(String.init)) == 3)
+        #expect(Assistant.retractionTail("pay little bobo ten dollars on monkey pay no wait forget it".split(separator: " ").map(String.init)) == 4)
+        #expect(Assistant.retractionTail("tell bobo hi".split(separator: " ").map(String.init)) == nil)
+        #expect(Assistant.retractionTail(["never", "mind"]) == nil)
+        // Said (a word of it heard at 0.79 or more): the request is taken back.
+        let said = "book a jungle limo to the river with monkey ride no scratch that"
+        #expect(await assistant.withoutUnsureRetraction(heard(said, tail: [0.52, 0.79, 0.85])) == nil)
+        #expect(await assistant.reading(of: said) == .notUnderstood)
+        let owed = "i owe bobo the great ten dollars on monkey pay never mind"
+        #expect(await assistant.withoutUnsureRetraction(heard(owed, tail: [0.02, 0.89])) == nil)
+        #expect(await assistant.reading(of: owed) == .notUnderstood)
+        // Heard in trailing speech the grammar does not cover ("… while I was in the shower").
+        let calls = "did i miss any calls on monkey chat no wait cancel that"
+        #expect(await assistant.withoutUnsureRetraction(heard(calls, tail: [0.03, 0.38, 0.0, 0.02])) == "did i miss any calls on monkey chat")
+        #expect(await assistant.withoutUnsureRetraction(heard("can you ring bobo on monkey chat forget it", tail: [0.26, 0.43]))
+            == "can you ring bobo on monkey chat")
+        // What comes before is no request: nothing is kept.
+        #expect(await assistant.withoutUnsureRetraction(heard("remind me to no wait never mind", tail: [0.1, 0.1, 0.1, 0.1])) == nil)
     }
 
     @Test("a correction that takes the request back, refuses, or is not a correction is not read as one", arguments: [
