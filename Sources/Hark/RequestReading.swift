@@ -117,6 +117,11 @@ extension Assistant {
         // said as they are ("tell Bobo I'll come if that's at all possible").
         if let plain = Self.withoutCourtesyEnding(text) {
             let parses = requestParses(of: plain)
+            // Asked with a hedge at both ends, the ending after a comma, it
+            // is said to Hark even after a message's or a note's words:
+            // "Could you maybe send a message to Bobo on MonkeyChat saying
+            // dinner's at seven, if that's okay?"
+            if !parses.isEmpty, Self.hedgedAtBothEnds(text) { return parses }
             // (Nor a message thanks end: "text Bobo on MonkeyChat thanks" says "thanks".)
             if let best = parses.first, !best.slots.contains(where: { $0.name == "content" }),
                !(textSlots[IntentKey(app: best.app, intent: best.intent)] ?? []).contains("content") || Self.endsWithCourtesy(text) {
@@ -149,6 +154,14 @@ extension Assistant {
         if once.text != text {
             let parses = requestParses(of: once.text)
             if let best = parses.first, !says(any: once.repeated, in: best) { return parses }
+        }
+        // The same with no pause, as a child or someone in a hurry says it:
+        // "UnicornPay send send Little Bobo three dollars", "can you can you
+        // add crisps to the grocery list". Only when it reads no other way.
+        let stuttered = Self.restartsDropped(from: text, unpaused: true)
+        if stuttered.text != text, stuttered.text != once.text {
+            let parses = requestParses(of: stuttered.text)
+            if let best = parses.first, !says(any: stuttered.repeated, in: best) { return parses }
         }
         // (Apps' names in the words the parser reads them as, so the words
         // of a name read before the correction can be found: "list o mat".)
@@ -242,6 +255,25 @@ extension Assistant {
         return String(text[..<end])
     }
 
+    /// Whether `text` opens with a hedge ("could you maybe", "I think I'd
+    /// like to", "would it be possible to") and ends, after a comma, with a
+    /// courtesy (``courtesyEndings``).
+    static func hedgedAtBothEnds(_ text: String) -> Bool {
+        let words = TypedWord.split(text)
+        let bare = words.map(\.word)
+        let spoken = Array(bare.drop { ["hey", "hi", "ok", "okay", "so", "um", "uh", "erm"].contains($0) })
+        guard hedgeOpenings.contains(where: { spoken.starts(with: $0) }) else { return false }
+        return bare.indices.dropFirst().contains { start in
+            words[start - 1].endsClause && text[words[start - 1].range].hasSuffix(",") && ends(bare, from: start, with: courtesyEndings)
+        }
+    }
+
+    private static let hedgeOpenings: [[String]] = [
+        ["could", "you"], ["would", "you"], ["can", "you"], ["could", "i"], ["would", "it", "be"], ["is", "it", "possible"],
+        ["i", "think"], ["i'd", "like"], ["i", "would", "like"], ["maybe"], ["do", "you", "think"], ["i", "was", "wondering"],
+        ["i'm", "wondering"],
+    ]
+
     /// Whether `bare[start...]` is all one of `patterns`.
     private static func ends(_ bare: [String], from start: Int, with patterns: [[WordPattern]]) -> Bool {
         patterns.contains { WordPattern.match($0, Array(bare[start...])) == bare.count - start }
@@ -266,6 +298,9 @@ extension Assistant {
         // "if that is at all possible", "if it's possible"
         [.one([["if"]]), .one([["that", "is"], ["that's"], ["it", "is"], ["it's"]]), .optional([["at", "all"]]), .one([["possible"]])],
         [.one([["if", "possible"], ["if", "at", "all", "possible"]])],
+        // "if that's okay", "if it's alright"
+        [.one([["if"]]), .one([["that's"], ["that", "is"], ["it's"], ["it", "is"]]),
+         .one([["okay"], ["ok"], ["alright"], ["all", "right"], ["fine"], ["cool"]]), .optional([["with", "you"]])],
         // "if you don't mind", "if you would be so kind"
         [.one([["if", "you"]]), .one([["don't", "mind"], ["do", "not", "mind"], ["wouldn't", "mind"], ["would", "not", "mind"],
                                      ["would", "be", "so", "kind"], ["would", "be", "so", "good"], ["please"]])],
@@ -753,7 +788,7 @@ extension Assistant {
 
     private static let reasonOpenings: [[String]] = [
         ["just", "so"], ["so", "that"], ["so", "i"], ["so", "we"], ["so", "he"], ["so", "she"], ["so", "they"],
-        ["in", "case"], ["because"], ["cause"], ["'cause"], ["coz"], ["since", "i"], ["as", "i"],
+        ["in", "case"], ["because"], ["cause"], ["'cause"], ["coz"], ["cuz"], ["cos"], ["since", "i"], ["as", "i"],
     ]
 
     private static let remarkOpeners: Set<String> = [
@@ -894,7 +929,9 @@ extension Assistant {
     }
 
     /// ``withoutRestarts(_:)``'s text, and the words said again in it.
-    static func restartsDropped(from text: String) -> (text: String, repeated: Set<String>) {
+    /// `unpaused`: words said twice with nothing between are said once too
+    /// (a run of two or more words: "can you can you").
+    static func restartsDropped(from text: String, unpaused: Bool = false) -> (text: String, repeated: Set<String>) {
         func bare(_ word: String) -> String { word.lowercased().trimmingCharacters(in: .punctuationCharacters) }
         var words: [String] = []
         var repeated: Set<String> = []
@@ -906,12 +943,18 @@ extension Assistant {
             }
             // A word said again after a hesitation or a comma is said once
             // ("Bora Bora" stays).
-            if let last = words.last, bare(last) == bare(word), paused || last.last?.isPunctuation == true {
+            if let last = words.last, bare(last) == bare(word), paused || unpaused || last.last?.isPunctuation == true {
                 words.removeLast()
                 repeated.insert(bare(word))
             }
             words.append(word)
             paused = false
+            // "can you can you": the two words said again.
+            if unpaused, words.count >= 4, bare(words[words.count - 1]) == bare(words[words.count - 3]),
+               bare(words[words.count - 2]) == bare(words[words.count - 4]) {
+                repeated.formUnion([bare(words[words.count - 2]), bare(words[words.count - 1])])
+                words.removeLast(2)
+            }
         }
         let result = words.joined(separator: " ").trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))
         return result.isEmpty || result == text ? (text, []) : (result, repeated)
@@ -1288,18 +1331,20 @@ extension Assistant {
     /// retraction in any clause of it ("…, wait, never mind, I'll walk"), or
     /// a clause that is only a refusal ("…, hmm, no, not today", "…,
     /// actually no"). `breaks` are the text's ``clauseBreaks(in:)``.
+    /// A "no" asked of someone else ("… in List-o-Mat — what else, babe?
+    /// No? That's it then") refuses nothing.
     static func takenBack(in text: String, after position: String.Index, breaks: [Range<String.Index>]) -> Bool {
-        var clauses: [Substring] = []
+        var clauses: [(words: Substring, asked: Bool)] = []
         var start = position
         for cut in breaks where cut.lowerBound >= position {
-            clauses.append(text[start..<cut.lowerBound])
+            clauses.append((text[start..<cut.lowerBound], text[cut].contains("?")))
             start = cut.upperBound
         }
-        clauses.append(text[start...])
-        return clauses.contains { clause in
+        clauses.append((text[start...], text[start...].hasSuffix("?")))
+        return clauses.contains { clause, asked in
             let words = TextParser.tokenize(String(clause))
             let meant = words.filter { !correctionWords.contains($0) && !TextParser.hesitations.contains($0) }
-            return takeBacks.contains(where: words.containsRun) || (meant.isEmpty && words.contains("no"))
+            return takeBacks.contains(where: words.containsRun) || (meant.isEmpty && words.contains("no") && !asked)
         }
     }
 

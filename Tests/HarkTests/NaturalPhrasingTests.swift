@@ -1126,6 +1126,47 @@ struct NaturalPhrasingTests {
         #expect(two.speech.hasSuffix("They're on the Grocery list."), "\(two.speech)")
     }
 
+    @Test("the fortieth batch (asides to someone in the room, children and teenagers, hedges and question tags; written by a helper from the plists alone)")
+    func fortiethBatch() async throws {
+        let report = try await typedReport(["requests-40.jsonl"], atLeast: 86)
+        // As written (2026-12-06, before any change for it): 51 of 60 read
+        // right (85.0%), 0 of 26 for nobody acted on; now 59 of 60.
+        expectBatch(report, coverage: 0.95)
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // A "no" asked of someone in the room takes nothing back.
+            ("Add oat milk to the grocery list in List-o-Mat — what else, babe? No? That's it then", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "oat milk", "targetTaskList": "Grocery"]),
+            // Words said twice with no pause, as a child says them.
+            ("UnicornPay send send Little Bobo three dollars cuz i owe him", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Little Bobo", "currencyAmount": "three dollars"]),
+            ("can you can you add crisps to the grocery list in ListOMat", "ListOMat", "INAddTasksIntent",
+             ["taskTitles": "crisps", "targetTaskList": "Grocery"]),
+            ("MonkeyChat mark all the stuff from Bobo as read i dont wanna see it", "MonkeyChat", "INSetMessageAttributeIntent",
+             ["sender": "Bobo", "attribute": "read"]),
+            // What a debt is for, told with it; a hedge before a value.
+            ("Bobo owes me like 10 dollars for the pizza, ask him for it on MonkeyPay", "MonkeyPay", "INRequestPaymentIntent",
+             ["payer": "Bobo", "currencyAmount": "ten dollars", "note": "the pizza"]),
+            ("I'd probably like to start a Bananarific in MonkeyFit, maybe indoors, yeah?", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Bananarific", "workoutLocationType": "indoor"]),
+            ("MonkeyPay, I think I should ask Little Bobo for 15 dollars for the taxi, yeah?", "MonkeyPay", "INRequestPaymentIntent",
+             ["payer": "Little Bobo", "currencyAmount": "fifteen dollars", "note": "the taxi"]),
+            // A hedge at both ends is said to Hark, not in the message or the note.
+            ("Could you maybe send a message to Bobo the Great on MonkeyChat saying dinner's at seven, if that's okay?", "MonkeyChat",
+             "INSendMessageIntent", ["recipients": "Bobo the Great", "content": "dinner's at seven"]),
+            ("I think I'd like to make a new note in TasksNotes called Gift Ideas saying a scarf for Mum, if that's okay", "TasksNotes",
+             "INCreateNoteIntent", ["title": "Gift Ideas", "content": "a scarf for Mum"]),
+            // Without the hedge before, it is the message's own words.
+            ("tell Bobo on MonkeyChat I'll come if that's okay", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I'll come if that's okay"]),
+            ("send a message to Bobo on MonkeyChat saying hi, if that's okay", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "hi, if that's okay"]),
+        ], by: assistant)
+        // A "no" that refuses still takes the request back.
+        await expectNotUnderstood(["Call Little Bobo on MonkeyChat, no wait, don't, he's asleep",
+                                   "Start a Coconut Crunch in MonkeyFit, hmm, no, not today"], by: assistant)
+    }
+
     @Test("remarks heard like requests are none: a debt told to no app, a message that is only when one was sent, a note that is only an answer")
     func remarksLikeRequests() async throws {
         let assistant = try makeAssistant(recognizer: false)

@@ -103,18 +103,18 @@ import Testing
         #expect(Assistant.retractionTail("pay little bobo ten dollars on monkey pay no wait forget it".split(separator: " ").map(String.init)) == 4)
         #expect(Assistant.retractionTail("tell bobo hi".split(separator: " ").map(String.init)) == nil)
         #expect(Assistant.retractionTail(["never", "mind"]) == nil)
-        // Said (a word of it heard at 0.79 or more): the request is taken back.
+        // Said (heard at 0.5 or more on average): the request is taken back.
         let said = "book a jungle limo to the river with monkey ride no scratch that"
         #expect(await assistant.withoutUnsureRetraction(heard(said, tail: [0.52, 0.79, 0.85])) == nil)
         #expect(await assistant.reading(of: said) == .notUnderstood)
-        let owed = "i owe bobo the great ten dollars on monkey pay never mind"
-        #expect(await assistant.withoutUnsureRetraction(heard(owed, tail: [0.02, 0.89])) == nil)
-        #expect(await assistant.reading(of: owed) == .notUnderstood)
-        // Heard in trailing speech the grammar does not cover ("… while I was in the shower").
+        let sent = "send bobo fifty dollars on monkey pay no wait never mind"
+        #expect(await assistant.withoutUnsureRetraction(heard(sent, tail: [0.51, 0.80, 0.33, 0.93])) == nil)
+        #expect(await assistant.reading(of: sent) == .notUnderstood)
+        // Heard in trailing speech the grammar does not cover ("… while I was in the shower", "… real quick").
         let calls = "did i miss any calls on monkey chat no wait cancel that"
         #expect(await assistant.withoutUnsureRetraction(heard(calls, tail: [0.03, 0.38, 0.0, 0.02])) == "did i miss any calls on monkey chat")
-        #expect(await assistant.withoutUnsureRetraction(heard("can you ring bobo on monkey chat forget it", tail: [0.26, 0.43]))
-            == "can you ring bobo on monkey chat")
+        #expect(await assistant.withoutUnsureRetraction(heard("can you call bobo the great on monkey chat forget it", tail: [0.04, 0.80]))
+            == "can you call bobo the great on monkey chat")
         // What comes before is no request: nothing is kept.
         #expect(await assistant.withoutUnsureRetraction(heard("remind me to no wait never mind", tail: [0.1, 0.1, 0.1, 0.1])) == nil)
     }
