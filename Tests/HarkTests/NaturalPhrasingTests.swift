@@ -30,9 +30,15 @@ private let exampleValues: [String: [String: String]] = [
 ]
 
 /// Shipped examples whose synthesised rendering the recognizer mishears
-/// today; none at present (espeak-ng's 150-words-a-minute voice is misheard
-/// in 5 of 18, with the old grammars as with these).
-private let misheardSpoken: Set<String> = []
+/// today (espeak-ng's 150-words-a-minute voice is misheard in 5 of 18, with
+/// the old grammars as with these). flite kal16's "Add peel the bananas to
+/// my list in MonkeyTodo" is heard "add the all the bananas to my list in
+/// monkey todo", its last words unlike the audio ("in" 0.06, "monkey"
+/// 0.10, "todo" 0.01): since stop 87's heard tail after an app's name
+/// "monkey" reads 0.09, one more word under the forced-reading floor, and
+/// the reading is rejected as forced rather than taken with the task "the
+/// all the bananas".
+private let misheardSpoken: Set<String> = ["Add peel the bananas to my list in MonkeyTodo"]
 
 /// The development sets `files` (in models/dev, at least `count` requests
 /// in all), each read as a new typed request and scored.
