@@ -264,7 +264,7 @@ extension Assistant {
         let spoken = Array(bare.drop { ["hey", "hi", "ok", "okay", "so", "um", "uh", "erm"].contains($0) })
         guard hedgeOpenings.contains(where: { spoken.starts(with: $0) }) else { return false }
         return bare.indices.dropFirst().contains { start in
-            words[start - 1].endsClause && text[words[start - 1].range].hasSuffix(",") && ends(bare, from: start, with: courtesyEndings)
+            text[words[start - 1].range].hasSuffix(",") && ends(bare, from: start, with: courtesyEndings)
         }
     }
 

@@ -222,11 +222,8 @@ struct PipelineTests {
 
     @Test("heard after the app's name: a request taken back is not taken; 'for me', 'please' and 'thanks' close a request")
     func closingWords() async throws {
-        let dir = try temporaryDirectory()
         func heard(_ text: String, voice: String) async throws -> Turn {
-            let wav = dir.appendingPathComponent("\(voice).wav").path
-            try run("/usr/bin/flite", ["-voice", voice, "-t", text, "-o", wav])
-            return try await makeAssistant().hear(try TurnAudio.read(path: wav))
+            try await makeAssistant().hear(try flite(text, voice: voice))
         }
         for voice in ["kal16", "awb"] {
             // Until 2026-12-07 heard "… with monkey ride via snapchat" and booked.

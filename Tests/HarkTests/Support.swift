@@ -109,3 +109,10 @@ func wordErrorRate(_ reference: String, _ hypothesis: String) -> Double {
     let r = WordErrorRate.words(reference)
     return Double(WordErrorRate.edits(r, WordErrorRate.words(hypothesis))) / Double(max(1, r.count))
 }
+
+/// Speech synthesised at test time with flite voices the fixtures do not use.
+func flite(_ text: String, voice: String = "kal16") throws -> [Int16] {
+    let wav = try temporaryDirectory("flite").appendingPathComponent("utterance.wav")
+    try run("/usr/bin/flite", ["-voice", voice, "-t", text, "-o", wav.path])
+    return try TurnAudio.read(path: wav.path)
+}

@@ -20,12 +20,6 @@ private func writeContacts(_ contacts: [String], favorites: [String]? = nil, dat
     }
 }
 
-private func flite(_ text: String) throws -> [Int16] {
-    let wav = try temporaryDirectory("flite").appendingPathComponent("utterance.wav")
-    try run("/usr/bin/flite", ["-voice", "kal16", "-t", text, "-o", wav.path])
-    return try TurnAudio.read(path: wav.path)
-}
-
 @Suite("Vocabulary follows the apps' data", .serialized)
 struct VocabularyFollowsDataTests {
     func assistant(data: URL, recognizer: Bool = false) throws -> Assistant {

@@ -282,13 +282,6 @@ struct AssistantVocabularyTests {
     }
 }
 
-/// Speech synthesised at test time with flite voices the fixtures do not use.
-private func flite(_ text: String, voice: String = "kal16") throws -> [Int16] {
-    let wav = try temporaryDirectory("flite").appendingPathComponent("utterance.wav")
-    try run("/usr/bin/flite", ["-voice", voice, "-t", text, "-o", wav.path])
-    return try TurnAudio.read(path: wav.path)
-}
-
 @Suite("Spoken vocabulary", .serialized)
 struct SpokenVocabularyTests {
     @Test("a contact set through the API is recognised on the next utterance; after remove-all it no longer is")
