@@ -812,8 +812,8 @@ public actor Assistant {
     /// several apps installed, such a request is not taken; one several
     /// apps could take still asks "Which app?". Speech the grammar does
     /// not cover is forced onto its nearest sentence, and the sentences
-    /// that need no app's name are where most of it lands: on the spoken development sets (stop 85, 3,603
-    /// recordings), 51 of the 104 sentences for nobody heard as requests
+    /// that need no app's name are where most of it lands: on the spoken
+    /// development sets (stop 85, 3,603 recordings), 51 of the 104 sentences for nobody heard as requests
     /// named no app, against 6 of the 1,022 requests heard right. A person
     /// speaks to an app by name, as SiriKit asks of apps' intents; typed
     /// text, and a single app installed, keep the request.
