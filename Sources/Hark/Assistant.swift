@@ -296,10 +296,13 @@ public actor Assistant {
     }
 
     /// What the recognizer hears requests against: every app's sentences,
-    /// a leading wake phrase, and the apps' names (free text for no named
+    /// a leading wake phrase, words that may follow an app's name at the
+    /// end (``heardEndings``), and the apps' names (free text for no named
     /// app must be heard more surely).
     private static func mainGrammar(_ graph: IntentGraph, dictation: DictationVocabulary, catalog: Catalog) -> DecoderGrammar {
         DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
+                       trailingPhrases: heardEndings,
+                       trailingAfter: heardEndingsFollow.flatMap { word in catalog.apps.flatMap(\.spokenNames).map { [word] + $0 } },
                        appNames: catalog.apps.flatMap(\.spokenNames), appCount: catalog.apps.count)
     }
 

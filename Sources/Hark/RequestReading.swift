@@ -1227,6 +1227,29 @@ extension Assistant {
         return words.count - start
     }
 
+    /// What may follow an app's name at the end of a heard request
+    /// (``DecoderGrammar/trailingPhrases``).
+    ///
+    /// - A request taken back: "… with MonkeyRide, no, scratch that".
+    ///   Without it such speech is forced onto the nearest sentence, most
+    ///   often another app's name ("… with monkey ride via snapchat").
+    ///   Heard unsurely, the tail is dropped and the request taken
+    ///   (``withoutUnsureRetraction(_:)``).
+    /// - "for me": with the retractions and not this, "… on MonkeyChat for
+    ///   me" was heard "… forget it". ("please" and "thanks" here were
+    ///   heard in other apps' names: "MonkeyFitness" as "monkey fit thanks".)
+    static let heardEndings: [[String]] = {
+        let retracted: [[String]] = [["never", "mind"], ["scratch", "that"], ["forget", "it"], ["cancel", "that"]]
+        let openers: [[String]] = [[], ["no"], ["wait"], ["no", "wait"]]
+        return openers.flatMap { opener in retracted.map { opener + $0 } } + [["for", "me"]]
+    }()
+
+    /// The words before an app's name that ``heardEndings`` may follow:
+    /// `<via_text>`'s heard words in `models/domains/_common.hark` ("…
+    /// with MonkeyRide, no, scratch that"). Not after a name alone: a
+    /// request opening with its app takes none.
+    static let heardEndingsFollow = ["in", "on", "with", "using", "through", "via", "from"]
+
     /// The words of correction said before a retraction: "actually never
     /// mind", "oh forget it", "no wait, never mind".
     private static let retractionOpeners: Set<String> = ["no", "wait", "actually", "oh"]

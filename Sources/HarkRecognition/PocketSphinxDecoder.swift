@@ -605,7 +605,7 @@ public final class PocketSphinxDecoder: SpeechRecognizer {
     /// - Throws: ``RecognitionError`` naming the words without pronunciation.
     @discardableResult
     private static func checkPronunciations(of grammar: DecoderGrammar, in state: State) throws -> Set<String> {
-        let needed = grammar.graph.vocabulary.union(grammar.leadingPhrases.joined())
+        let needed = grammar.graph.vocabulary.union(grammar.leadingPhrases.joined()).union(grammar.trailingPhrases.joined())
         let missing = needed.filter { !state.lexicon.contains($0) }.sorted()
         guard missing.isEmpty else {
             throw RecognitionError("no pronunciation for \(missing.map { "'\($0)'" }.joined(separator: ", ")); add a pronunciation hint for it in the app's vocabulary")

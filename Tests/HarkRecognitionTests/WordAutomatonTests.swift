@@ -116,4 +116,40 @@ struct WordAutomatonTests {
         #expect(fallback.stateCount == g.stateCount)
         #expect(fallback.accepts(words("a small drip coffee")))
     }
+
+    @Test("takes endings after an app's name at a sentence's end only, held once")
+    func endingsAfterName() throws {
+        let g = try graph(messagingGrammar + """
+
+            intent INStartAudioCallIntent:
+                call {recipients} [on <app>]
+                hang up
+            """)
+        let minimal = try #require(WordAutomaton(minimizing: g))
+        let endings = [["no", "scratch", "that"], ["scratch", "that"], ["for", "me"]]
+        let ended = minimal.ending(after: [["on", "monkey", "chat"]], with: endings)
+        for sentence in ["send a message to bobo on monkey chat", "call bobo on monkey chat", "call bobo the great"] {
+            // The sentence still ends, or goes on, as before.
+            #expect(ended.accepts(words(sentence)))
+            #expect(ended.accepts(words(sentence + " saying hi")) == minimal.accepts(words(sentence + " saying hi")))
+        }
+        #expect(ended.accepts(words("send a message to bobo on monkey chat scratch that")))
+        #expect(ended.accepts(words("send a message to bobo on monkey chat no scratch that")))
+        #expect(ended.accepts(words("call bobo on monkey chat for me")))
+        #expect(!minimal.accepts(words("call bobo on monkey chat for me")))
+        // Not after other words, though "hang up" and "call bobo" end
+        // where "… on monkey chat" does; nor in the middle of a sentence.
+        #expect(!ended.accepts(words("hang up scratch that")))
+        #expect(!ended.accepts(words("call bobo scratch that")))
+        #expect(!ended.accepts(words("send a message to bobo on monkey chat scratch that saying hi")))
+        #expect(!ended.accepts(words("send a message to bobo on monkey chat no")))
+        // One copy of the endings' later words (after "no", "scratch",
+        // "for", and their end: "scratch that" after "no" shares its states
+        // with "scratch that" alone), and one copy of each of the two
+        // states a name ends a sentence in (one where "saying …" may follow).
+        #expect(ended.stateCount - minimal.stateCount == 6)
+        // No endings, or no name: the automaton unchanged.
+        #expect(minimal.ending(after: [["on", "monkey", "chat"]], with: []) == minimal)
+        #expect(minimal.ending(after: [["list", "o", "mat"]], with: endings) == minimal)
+    }
 }
