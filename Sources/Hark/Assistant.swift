@@ -300,10 +300,11 @@ public actor Assistant {
     /// end (``heardEndings``), and the apps' names (free text for no named
     /// app must be heard more surely).
     private static func mainGrammar(_ graph: IntentGraph, dictation: DictationVocabulary, catalog: Catalog) -> DecoderGrammar {
-        DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
-                       trailingPhrases: heardEndings,
-                       trailingAfter: heardEndingsFollow.flatMap { word in catalog.apps.flatMap(\.spokenNames).map { [word] + $0 } },
-                       appNames: catalog.apps.flatMap(\.spokenNames), appCount: catalog.apps.count)
+        let names = catalog.apps.flatMap(\.spokenNames)
+        return DecoderGrammar(graph: graph, dictation: dictation, leadingPhrases: TextParser.standardWakePhrases,
+                              trailingPhrases: heardEndings,
+                              trailingAfter: heardEndingsFollow.flatMap { word in names.map { [word] + $0 } },
+                              appNames: names, appCount: catalog.apps.count)
     }
 
     /// Where an app's current user vocabulary comes from: what its data

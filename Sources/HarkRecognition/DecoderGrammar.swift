@@ -19,18 +19,15 @@ public final class DecoderGrammar: Sendable {
     /// sentence, or rejected.
     public let leadingPhrases: [[String]]
 
-    /// Phrases that may end a sentence whose last words are one of
-    /// ``trailingAfter`` ("… with monkey ride no scratch that", "… on monkey
-    /// chat for me"): words after an app's name the grammar has no place
-    /// for are otherwise forced onto the nearest sentence, most often
-    /// another app's name. They are searched once, whatever the number of
+    /// Phrases that may end a sentence whose last words are one of the
+    /// initialiser's `trailingAfter` (an app's name and the word before
+    /// it: "… with monkey ride no scratch that", "… on monkey chat for
+    /// me"): words after an app's name the grammar has no place for are
+    /// otherwise forced onto the nearest sentence, most often another
+    /// app's name. They are searched once, whatever the number of
     /// sentences (``WordAutomaton/ending(after:with:)``), and are words of
     /// the transcript: the reader of the request decides what they mean.
     public let trailingPhrases: [[String]]
-
-    /// The words (an app's name and the word before it: "with monkey
-    /// ride") after which ``trailingPhrases`` may end a sentence.
-    public let trailingAfter: [[String]]
 
     /// The apps' names as spoken ("monkey chat", "list o mat"): an
     /// utterance with free text that names none of them must be heard
@@ -51,7 +48,6 @@ public final class DecoderGrammar: Sendable {
         self.rejectsOutOfGrammar = rejectsOutOfGrammar
         self.leadingPhrases = leadingPhrases.filter { !$0.isEmpty }
         self.trailingPhrases = trailingPhrases.filter { !$0.isEmpty }
-        self.trailingAfter = trailingAfter.filter { !$0.isEmpty }
         automaton = (WordAutomaton(minimizing: graph) ?? WordAutomaton(unminimized: graph))
             .ending(after: trailingAfter, with: self.trailingPhrases)
         var hasher = Hasher()

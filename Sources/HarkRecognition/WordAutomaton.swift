@@ -176,20 +176,21 @@ struct WordAutomaton: Hashable {
             }
             trieFinals.insert(state)
         }
+        struct Signature: Hashable { var accepts: Bool; var moves: [Transition] }
         var result = self
         var merged: [Int: Int] = [:]
-        var bySignature: [[String]: Int] = [:]
+        var bySignature: [Signature: Int] = [:]
         var first: [Transition] = []
         // Children before parents: every trie state is numbered after its parent.
         for state in trie.indices.reversed() {
             let moves = trie[state].map { Transition(symbol: .word($0.key), to: merged[$0.value]!) }.sorted { $0.symbol < $1.symbol }
             if state == 0 { first = moves; break }
-            let signature = [trieFinals.contains(state) ? "final" : ""] + moves.flatMap { [String(describing: $0.symbol), String($0.to)] }
+            let signature = Signature(accepts: trieFinals.contains(state), moves: moves)
             if let same = bySignature[signature] { merged[state] = same; continue }
             let new = result.transitions.count
             result.transitions.append(moves)
             result.epsilons.append([])
-            if trieFinals.contains(state) { result.finals.insert(new) }
+            if signature.accepts { result.finals.insert(new) }
             bySignature[signature] = new
             merged[state] = new
         }
