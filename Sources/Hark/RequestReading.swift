@@ -1247,7 +1247,8 @@ extension Assistant {
     /// The words before an app's name that ``heardEndings`` may follow:
     /// `<via_text>`'s heard words in `models/domains/_common.hark` ("…
     /// with MonkeyRide, no, scratch that"). Not after a name alone: a
-    /// request opening with its app takes none.
+    /// request opening with its app takes none. `SelfCorrectionTests`
+    /// (`heardEndingsAgreeWithReader`) fails if the two lists part.
     static let heardEndingsFollow = ["in", "on", "with", "using", "through", "via", "from"]
 
     /// The words of correction said before a retraction: "actually never

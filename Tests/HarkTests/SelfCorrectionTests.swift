@@ -119,6 +119,39 @@ import Testing
         #expect(await assistant.withoutUnsureRetraction(heard("remind me to no wait never mind", tail: [0.1, 0.1, 0.1, 0.1])) == nil)
     }
 
+    /// The heard endings live in code (``Assistant/heardEndings``), out of
+    /// the grammar files, so that the search holds them once; these pin them
+    /// to what they stand for. Each retraction the recognizer may hear is one
+    /// the text stage reads as taking the request back, and the words they
+    /// follow are exactly the heard words of `<via_text>`.
+    @Test("the heard endings are retractions the text stage reads, after <via_text>'s heard words")
+    func heardEndingsAgreeWithReader() throws {
+        let request = "book a jungle limo with monkey ride".split(separator: " ").map(String.init)
+        for ending in Assistant.heardEndings where ending != ["for", "me"] {
+            #expect(Assistant.retractionTail(request + ending) == ending.count, "\(ending.joined(separator: " ")) is not read as taken back")
+        }
+        let path = Repo.models + "/domains/_common.hark"
+        let common = try GrammarParser.parse(String(contentsOfFile: path, encoding: .utf8), path: path)
+        /// The words an expression may be heard as, one word long, leaving out typed-only parts.
+        func heardWords(_ expression: GrammarExpression) -> Set<String> {
+            switch expression {
+            case .word(let word): [word]
+            case .alternatives(let items): items.reduce(into: Set<String>()) { $0.formUnion(heardWords($1)) }
+            default: []
+            }
+        }
+        var follow = Set<String>()
+        guard case .alternatives(let choices)? = common.rules["via_text"] else {
+            Issue.record("<via_text> in \(path) is no longer a choice of alternatives; read it again")
+            return
+        }
+        for choice in choices {
+            guard case .sequence(let parts) = choice, parts.count == 2, case .rule("app", _) = parts[1] else { continue }
+            follow.formUnion(heardWords(parts[0]))
+        }
+        #expect(follow == Set(Assistant.heardEndingsFollow))
+    }
+
     @Test("a correction that takes the request back, refuses, or is not a correction is not read as one", arguments: [
         "send Bobo twenty dollars on MonkeyPay, no wait, forget it, I'll give him cash",
         "Call Little Bobo on MonkeyChat, no wait, don't, he's asleep",
