@@ -41,9 +41,25 @@ extension Assistant {
     /// "Bobbo"), never a word of a message, a note or a title, and, where it
     /// read before, as the same request with fewer such values.
     func typedRequest(_ text: String) -> String {
-        let typed = typedForReading(text)
-        let asTyped = requestParses(of: typed).first
+        var typed = typedForReading(text)
+        var asTyped = requestParses(of: typed).first
         func unknown(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).count }
+        // Said with hesitations and false starts: read as meant
+        // (``Disfluency``), unless that reads as another request, or as
+        // this one with fewer values, or as many and more of it left to
+        // free text.
+        if let mended = Disfluency.mended(text).map(typedForReading), let parse = requestParses(of: mended).first {
+            func freeWords(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).reduce(0) { $0 + TextParser.tokenize($1.raw).count } }
+            func named(_ parse: Parse) -> Int { Set(parse.slots.map(\.name)).count }
+            let asGood = asTyped.map { old in
+                parse.app == old.app && parse.intent == old.intent
+                    && (named(parse) > named(old) || named(parse) == named(old) && freeWords(parse) <= freeWords(old))
+            } ?? true
+            if asGood { typed = mended; asTyped = parse }
+        }
+        if asTyped == nil, let restart = Disfluency.restart(text).map(typedForReading), let parse = requestParses(of: restart).first {
+            typed = restart; asTyped = parse
+        }
         if let asTyped, unknown(asTyped) == 0 { return typed }
         // (As for a request wrapped in words: a long text is no one request to mend.)
         let written = typed.split(separator: " ")
