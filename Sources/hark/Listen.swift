@@ -60,7 +60,8 @@ extension HarkCommand {
                     ? RawPCMSource(fileHandle: .standardInput, sampleRate: inputRate)
                     : try ALSACapture(device: device)
                 let decoder = try Wiring.decoder(options)
-                let installed = try Wiring.installedApps(options, decoder: decoder)
+                // Only speech reaches it: the intent graph without typed forms.
+                let installed = try Wiring.installedApps(options, decoder: decoder, hearsOnly: true)
                 let assistant = try installed.makeAssistant()
                 let synthesizer = try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate)
                 let speaker: ALSAPlayback? = playback == "none" ? nil : ALSAPlayback(device: playback)

@@ -210,3 +210,49 @@ struct ParserToleranceTests {
         #expect(TextParser(graph: graph).parse("hello there").count == 1)
     }
 }
+
+/// What a recognizer's words are read in (`hark listen`): the graph without
+/// what typed text alone reads.
+@Suite("The heard graph")
+struct HeardGraphTests {
+    static let grammar = """
+    list contact = bobo | little bobo
+    intent call:
+        call {contact} [(typed: right now)]
+        (typed: ring | buzz) {contact} [please]
+        phone {contact} [(heard: on)] monday
+    """
+
+    @Test("leaves out typed-only arcs and the states only they reach; heard words read as before, typed forms not at all")
+    func heard() throws {
+        let full = try GrammarCompiler.compile([GrammarInstance(app: "Phone", grammar: try GrammarParser.parse(Self.grammar, path: "g.hark"))])
+        let heard = full.heard()
+        #expect(heard.stateCount < full.stateCount)
+        #expect(heard.arcCount < full.arcCount)
+        #expect(heard.arcs.allSatisfy { $0.allSatisfy { !$0.label.isTypedOnly } })
+        #expect(full.arcs.contains { $0.contains { $0.label.isTypedOnly } })
+        // Every state left lies on a path from the start to a final state.
+        var reached: Set<Int> = [heard.start], stack = [heard.start]
+        while let state = stack.popLast() {
+            for arc in heard.arcs[state] where reached.insert(arc.to).inserted { stack.append(arc.to) }
+        }
+        #expect(reached.count == heard.stateCount)
+        #expect(heard.finals.count == full.finals.count)
+        let before = TextParser(graph: full), after = TextParser(graph: heard)
+        func reading(_ parser: TextParser, _ words: String) -> [String: String]? {
+            parser.parse(tokens: words.split(separator: " ").map(String.init)).first?.slotValues
+        }
+        for words in ["call bobo", "call little bobo", "phone bobo on monday", "phone bobo monday"] {
+            #expect(reading(after, words) != nil, "\(words)")
+            #expect(reading(after, words) == reading(before, words), "\(words)")
+        }
+        // Typed forms: read in the whole graph, not in the heard one.
+        #expect(before.parse("ring Bobo please").first != nil)
+        #expect(after.parse("ring Bobo please").isEmpty)
+        #expect(after.parse("call bobo right now").isEmpty)
+        // A heard-only word stays heard only: typed, "on" is not read there.
+        #expect(after.parse("phone bobo on monday").isEmpty)
+        #expect(before.parse("phone bobo on monday").isEmpty)
+        #expect(heard.vocabulary.isSubset(of: full.vocabulary))
+    }
+}
