@@ -66,9 +66,6 @@ public actor Assistant {
     private var announcing: String?
     /// Whether a heard request naming no app is taken among several apps.
     private let takesUnnamedHeardRequests: Bool
-    /// Whether the intent graph holds only what a recognizer hears
-    /// (``IntentGraph/heard()``): for an assistant that only listens.
-    private let hearsOnly: Bool
 
     /// - Parameters:
     ///   - catalog: Installed apps and vocabulary.
@@ -88,11 +85,6 @@ public actor Assistant {
     ///   - takesUnnamedHeardRequests: Whether a heard request that names no
     ///     app is taken while several apps are installed (by default it is
     ///     not: ``sayTheApp``).
-    ///   - hearsOnly: Whether the assistant only hears (`hark listen`): its
-    ///     intent graph, held while it runs, then leaves out what typed text
-    ///     alone reads (``IntentGraph/heard()``, about half the sample apps'
-    ///     graph). Heard words are read as before; typed text given to
-    ///     ``read(_:)`` is read as if heard, without typed forms.
     /// - Throws: ``GrammarError`` when the grammars do not compile,
     ///   ``CatalogError`` or ``DataFileError`` when the stored vocabulary
     ///   cannot be read.
@@ -102,11 +94,10 @@ public actor Assistant {
                 logger: Logger = Logger(label: "hark"),
                 configuration: EngineConfiguration = EngineConfiguration(),
                 authorizations: AuthorizationStore? = nil, locked: Bool = false,
-                takesUnnamedHeardRequests: Bool = false, hearsOnly: Bool = false,
+                takesUnnamedHeardRequests: Bool = false,
                 vocabularySource: (@Sendable (String) async -> [String: [String]]?)? = nil) throws {
         self.vocabularySource = vocabularySource
         self.takesUnnamedHeardRequests = takesUnnamedHeardRequests
-        self.hearsOnly = hearsOnly
         self.reportedVocabulary = reportedVocabulary
         var catalog = catalog
         if let vocabularyStore {
@@ -127,15 +118,14 @@ public actor Assistant {
         self.authorizations = authorizations
         policy.locked = locked
         let instances = catalog.grammarInstances()
-        let compiled = try Self.compile(instances, apps: catalog.apps)
+        let graph = try Self.compile(instances, apps: catalog.apps)
         textSlots = Self.textSlots(of: instances)
         slotsTakingText = Self.slotsTakingText(of: instances)
         appNames = AppNames(catalog.apps)
         // Free text may use the apps' own words too ("bananas").
         var dictation = dictation
-        dictation.add(compiled.vocabulary)
+        dictation.add(graph.vocabulary)
         self.dictation = dictation
-        let graph = hearsOnly ? compiled.heard() : compiled
         mainGraph = graph
         mainParser = TextParser(graph: graph)
         vocabularyRank = Self.rank(catalog.userVocabulary)
@@ -297,8 +287,7 @@ public actor Assistant {
         // compiled beside it, the new grammar set this process's peak
         // (docs/measurements.md, "Memory in noise and after a change").
         decoder?.release(mainGrammar)
-        let compiled = try Self.compile(catalog)
-        mainGraph = hearsOnly ? compiled.heard() : compiled
+        mainGraph = try Self.compile(catalog)
         mainParser = TextParser(graph: mainGraph)
         typoIndex = nil
         vocabularyRank = Self.rank(catalog.userVocabulary)

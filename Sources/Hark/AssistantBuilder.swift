@@ -111,10 +111,6 @@ public struct AssistantBuilder: Sendable {
     /// apps are installed (by default Hark asks for the app's name:
     /// ``Assistant/sayTheApp``).
     public var takesUnnamedHeardRequests = false
-    /// Whether the assistants only hear (`hark listen`): their intent
-    /// graphs leave out what typed text alone reads, a few megabytes less
-    /// held while they listen (``Assistant/init(catalog:handlers:decoder:dictation:vocabularyStore:reportedVocabulary:logger:configuration:authorizations:locked:takesUnnamedHeardRequests:hearsOnly:vocabularySource:)``).
-    public var hearsOnly = false
     /// How long an intents extension may take to print its handshake.
     public var extensionHandshakeTimeout: Duration = .seconds(10)
 
@@ -258,7 +254,7 @@ public struct InstalledApps: Sendable {
             reportedVocabulary: try UserVocabularyStore(dataDirectory: builder.dataDirectory, user: Self.reportedVocabularyFolder),
             logger: builder.logger, configuration: builder.configuration,
             authorizations: authorizations, locked: builder.locked,
-            takesUnnamedHeardRequests: builder.takesUnnamedHeardRequests, hearsOnly: builder.hearsOnly,
+            takesUnnamedHeardRequests: builder.takesUnnamedHeardRequests,
             vocabularySource: { app in await sources[app]?() })
     }
 

@@ -173,56 +173,6 @@ public struct IntentGraph: Sendable {
         labelIndex = [:]
     }
 
-    /// The graph a recognizer's words are read in: without the arcs typed
-    /// text alone reads (``ArcLabel/isTypedOnly``: `(typed: ...)` words,
-    /// typed names, typed free text), and without the states that then lie
-    /// on no path from the start to a final state. For an assistant that
-    /// only hears (`hark listen`): typed-only arcs are about a quarter of
-    /// the sample apps' graph, and the graph is held while it listens.
-    public func heard() -> IntentGraph {
-        let all = arcs
-        var forward = [Bool](repeating: false, count: states)
-        var backward = [Bool](repeating: false, count: states)
-        var incoming = [[Int32]](repeating: [], count: states)
-        forward[start] = true
-        var stack = [start]
-        while let state = stack.popLast() {
-            for arc in all[state] where !arc.label.isTypedOnly {
-                incoming[arc.to].append(Int32(state))
-                if !forward[arc.to] { forward[arc.to] = true; stack.append(arc.to) }
-            }
-        }
-        stack = finals.keys.filter { forward[$0] }
-        for state in stack { backward[state] = true }
-        while let state = stack.popLast() {
-            for from in incoming[state] where !backward[Int(from)] {
-                backward[Int(from)] = true
-                stack.append(Int(from))
-            }
-        }
-        incoming = []
-        var number = [Int](repeating: -1, count: states)
-        var graph = IntentGraph()
-        for state in 0..<states where forward[state] && backward[state] { number[state] = graph.addState() }
-        graph.start = max(number[start], 0)
-        for state in 0..<states where number[state] >= 0 {
-            let stateArcs = all[state]
-            for index in 0..<stateArcs.count {
-                let arc = stateArcs[index]
-                guard !arc.label.isTypedOnly, number[arc.to] >= 0 else { continue }
-                if case .word(let word) = arc.label, isHeardOnly(state: state, arc: index) {
-                    graph.addHeardOnlyArc(from: number[state], to: number[arc.to], word: word)
-                } else {
-                    graph.addArc(from: number[state], to: number[arc.to], arc.label)
-                }
-            }
-        }
-        if number[start] < 0 { graph.start = graph.addState() }
-        for (state, key) in finals where number[state] >= 0 { graph.finals[number[state]] = key }
-        graph.seal()
-        return graph
-    }
-
     /// The arcs of every state, by state.
     public struct StateArcs: RandomAccessCollection, Sendable {
         let table: [PackedArc]

@@ -60,8 +60,7 @@ extension HarkCommand {
                     ? RawPCMSource(fileHandle: .standardInput, sampleRate: inputRate)
                     : try ALSACapture(device: device)
                 let decoder = try Wiring.decoder(options)
-                // Only speech reaches it: the intent graph without typed forms.
-                let installed = try Wiring.installedApps(options, decoder: decoder, hearsOnly: true)
+                let installed = try Wiring.installedApps(options, decoder: decoder)
                 let assistant = try installed.makeAssistant()
                 let synthesizer = try ESpeakSynthesizer(voice: voice.voice, rate: voice.rate)
                 let speaker: ALSAPlayback? = playback == "none" ? nil : ALSAPlayback(device: playback)

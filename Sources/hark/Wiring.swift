@@ -44,12 +44,10 @@ enum Wiring {
 
     /// The installed apps the options name, started.
     static func installedApps(_ options: AssistantOptions, decoder: (any SpeechRecognizer)? = nil,
-                              dataDirectory: URL? = nil, hearsOnly: Bool = false) throws -> InstalledApps {
-        var builder = builder(apps: options.apps, domains: options.domains,
-                              dataDirectory: dataDirectory ?? Self.dataDirectory(options.dataDir),
-                              decoder: decoder, locked: options.locked, takesUnnamedHeardRequests: options.takeUnnamedRequests)
-        builder.hearsOnly = hearsOnly
-        return try builder.start()
+                              dataDirectory: URL? = nil) throws -> InstalledApps {
+        try builder(apps: options.apps, domains: options.domains,
+                    dataDirectory: dataDirectory ?? Self.dataDirectory(options.dataDir),
+                    decoder: decoder, locked: options.locked, takesUnnamedHeardRequests: options.takeUnnamedRequests).start()
     }
 
     /// The assistant, with `decoder` or a new one.
