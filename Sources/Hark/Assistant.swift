@@ -1104,7 +1104,7 @@ struct TypedWord {
             guard !text[index].isWhitespace else { index = text.index(after: index); continue }
             let end = text[index...].firstIndex(where: \.isWhitespace) ?? text.endIndex
             let written = text[index..<end]
-            let word = written.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").trimmingCharacters(in: .punctuationCharacters)
+            let word = Self.word(written)
             if !word.isEmpty {
                 words.append(TypedWord(word: word, range: index..<end, endsClause: written.last.map { ",.;:!?".contains($0) } ?? false,
                                        startsWithCapital: written.first?.isUppercase ?? false))
@@ -1112,6 +1112,12 @@ struct TypedWord {
             index = end
         }
         return words
+    }
+
+    /// A written word as it is read: lowercased, a typographic apostrophe
+    /// plain, without the punctuation around it ("I’d," → "i'd").
+    static func word(_ written: some StringProtocol) -> String {
+        written.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").trimmingCharacters(in: .punctuationCharacters)
     }
 
     /// The marks a written word ends with ("monkeychat," → ","), kept when

@@ -100,7 +100,7 @@ enum Disfluency {
 
         static func split(_ text: String) -> [Token] {
             text.split(whereSeparator: \.isWhitespace).map { written in
-                let word = written.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").trimmingCharacters(in: .punctuationCharacters)
+                let word = TypedWord.word(written)
                 let marks = TypedWord.trailingMarks(of: written)
                 return Token(written: String(written), word: word, breakAfter: !word.isEmpty && marks.contains { ",;—–".contains($0) },
                              dashAfter: !word.isEmpty && marks.contains { "—–".contains($0) })
