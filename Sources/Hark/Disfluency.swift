@@ -11,7 +11,11 @@ enum Disfluency {
     /// broken off at a dash and begun again from one of its words ("end
     /// my — end the Vine Swing") keeps the new start; hesitations ("um",
     /// "uh") go. Other words and their punctuation are kept as written.
-    static func mended(_ text: String) -> String? {
+    /// Nil when nothing is mended; else the text, and the words dropped
+    /// as said before (not the hesitations), which a reading must not hold
+    /// in what a message or a note says (``Assistant/requestParses(of:)``'s
+    /// guard for ``Assistant/restartsDropped(from:unpaused:)``).
+    static func mended(_ text: String) -> (text: String, dropped: Set<String>)? {
         // Hesitations and dashes between words become marks on the word before.
         var words: [Token] = []
         for token in Token.split(text) {
@@ -29,8 +33,9 @@ enum Disfluency {
             words.append(token)
         }
         guard !words.isEmpty else { return nil }
-        let mended = withoutRepeats(restartedAtDashes(words)).map(\.written).joined(separator: " ")
-        return mended == text.split(whereSeparator: \.isWhitespace).joined(separator: " ") ? nil : mended
+        var dropped: Set<String> = []
+        let mended = withoutRepeats(restartedAtDashes(words, dropping: &dropped), dropping: &dropped).map(\.written).joined(separator: " ")
+        return mended == text.split(whereSeparator: \.isWhitespace).joined(separator: " ") ? nil : (mended, dropped)
     }
 
     /// What follows a dash that a short broken-off start comes before: "um
@@ -44,7 +49,7 @@ enum Disfluency {
 
     /// After a dash, a start begun again from a word said in the five before
     /// it: "end my — end the Vine Swing" → "end the Vine Swing".
-    private static func restartedAtDashes(_ words: [Token]) -> [Token] {
+    private static func restartedAtDashes(_ words: [Token], dropping dropped: inout Set<String>) -> [Token] {
         var words = words
         var index = 0
         while index < words.count - 1 {
@@ -53,6 +58,7 @@ enum Disfluency {
             let next = words[index + 1].word
             guard let from = stride(from: index, through: max(0, index - 4), by: -1).first(where: { words[$0].word == next })
             else { continue }
+            dropped.formUnion(words[from...index].map(\.word))
             words.removeSubrange(from...index)
             index = from - 1
         }
@@ -62,22 +68,23 @@ enum Disfluency {
     /// Words said twice in a row, the first copy dropped: one to three
     /// words again after a break ("to the — to the airport", "call uh
     /// call Bobo"), or a small word stuttered ("for for the pizza").
-    private static func withoutRepeats(_ words: [Token]) -> [Token] {
+    private static func withoutRepeats(_ words: [Token], dropping dropped: inout Set<String>) -> [Token] {
         var words = words
         var index = 0
         while index < words.count {
-            var dropped = false
+            var removed = false
             for length in stride(from: 3, through: 1, by: -1) where index + 2 * length <= words.count {
                 let first = words[index..<index + length].map(\.word), second = words[index + length..<index + 2 * length].map(\.word)
                 guard first == second else { continue }
                 let marked = words[index + length - 1].breakAfter
                 guard length > 1 || !emphaticWords.contains(first[0]),
                       marked || (length == 1 && stutteredWords.contains(first[0])) else { continue }
+                dropped.formUnion(first)
                 words.removeSubrange(index..<index + length)
-                dropped = true
+                removed = true
                 break
             }
-            if !dropped { index += 1 }
+            if !removed { index += 1 }
         }
         return words
     }

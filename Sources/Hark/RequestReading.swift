@@ -47,8 +47,10 @@ extension Assistant {
         // Said with hesitations and false starts: read as meant
         // (``Disfluency``), unless that reads as another request, or as
         // this one with fewer values, or as many and more of it left to
-        // free text.
-        if let mended = Disfluency.mended(text).map(typedForReading), let parse = requestParses(of: mended).first {
+        // free text, or what a message or a note says holds a word dropped
+        // as said twice ("tell Bobo that, that was fun" says so).
+        if let (mendedText, dropped) = Disfluency.mended(text), case let mended = typedForReading(mendedText),
+           let parse = requestParses(of: mended).first, !says(any: dropped, in: parse) {
             func freeWords(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).reduce(0) { $0 + TextParser.tokenize($1.raw).count } }
             func named(_ parse: Parse) -> Int { Set(parse.slots.map(\.name)).count }
             let asGood = asTyped.map { old in

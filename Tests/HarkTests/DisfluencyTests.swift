@@ -16,7 +16,15 @@ import Testing
               ("pay Bobo twenty — no, twenty five dollars", "pay Bobo twenty, no, twenty five dollars"),
           ])
     func mended(_ typed: String, _ meant: String) {
-        #expect(Disfluency.mended(typed) == meant)
+        #expect(Disfluency.mended(typed)?.text == meant)
+    }
+
+    @Test("the words dropped as said before are told, not the hesitations")
+    func dropped() {
+        #expect(Disfluency.mended("uh add, um, oat milk to the, the shopping list")?.dropped == ["the"])
+        #expect(Disfluency.mended("end my — end the Vine Swing")?.dropped == ["end", "my"])
+        #expect(Disfluency.mended("get me a ride to the — to the airport")?.dropped == ["to", "the"])
+        #expect(Disfluency.mended("um add oat milk to the grocery list")?.dropped == [])
     }
 
     @Test("words meant twice, and text with nothing to mend, are left as written",

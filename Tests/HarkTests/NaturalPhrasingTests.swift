@@ -1210,6 +1210,10 @@ struct NaturalPhrasingTests {
             // Emphasis is not a stutter: the message keeps its words.
             ("text Bobo on MonkeyChat bye bye see you soon", "MonkeyChat", "INSendMessageIntent",
              ["recipients": "Bobo", "content": "bye bye see you soon"]),
+            // A word said again in what a message says is said so, as
+            // restartsDropped(from:) leaves it.
+            ("send a message to Bobo on MonkeyChat saying I'm at the, the station", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I'm at the, the station"]),
         ], by: assistant)
         // Said to Venmo, or a debt told to nobody: no request.
         await expectNotUnderstood(["Venmo Bobo twenty bucks for the pizza", "Little Bobo still owes me 12 dollars for lunch",
