@@ -109,59 +109,71 @@ public struct TextParser: Sendable {
         nameStates = Set(name.keys)
         typedWordArcs = typedWord
         typedWordStates = Set(typedWord.keys)
-        // A typed token reads its heard arcs and its typed-only ones: merged
-        // here once, not at every typed token ("to" is typed-only in one
-        // sentence and heard in thousands of states).
-        // A word heard only (`(heard: ...)`) is left out of its typed reading.
-        var typedHeard = byWord
-        for (word, byState) in heardOnly {
-            for (state, indices) in byState {
-                let kept = typedHeard[word]?[state]?.filter { !indices.contains($0) } ?? []
-                typedHeard[word]?[state] = kept.isEmpty ? nil : kept
+        typedOnlyWordArcs = typedByWord.mapValues(ArcIndices.init)
+        // A word heard only somewhere (`(heard: on)`, a handful) is read in
+        // typed text from its own merged arcs: its heard arcs less the
+        // heard-only ones, and its typed-only arcs.
+        typedReadingArcs = heardOnly.reduce(into: [:]) { merged, entry in
+            let (word, heardOnlyByState) = entry
+            var byState = byWord[word] ?? [:]
+            for (state, indices) in heardOnlyByState {
+                let kept = byState[state]?.filter { !indices.contains($0) } ?? []
+                byState[state] = kept.isEmpty ? nil : kept
             }
-        }
-        typedReadingArcs = Set(typedByWord.keys).union(heardOnly.keys).reduce(into: [:]) { merged, word in
-            merged[word] = ArcIndices((typedHeard[word] ?? [:]).merging(typedByWord[word] ?? [:]) { ($0 + $1).sorted() })
+            merged[word] = ArcIndices(byState.merging(typedByWord[word] ?? [:]) { ($0 + $1).sorted() })
         }
     }
 
     /// For one word: state → the indices of that state's arcs reading it,
-    /// held in three flat arrays (states in increasing order). As a
-    /// dictionary of arrays it was an array object for every state a word
-    /// is read in: 3 MB of the sample apps' 72,000 arcs.
+    /// held in three flat arrays of 32-bit numbers (states in increasing
+    /// order). As a dictionary of arrays it was an array object for every
+    /// state a word is read in: 3 MB of the sample apps' 72,000 arcs; as
+    /// `Int`s, 4.2 MB of the sample apps' 222,000 arcs, 32 bits halve it.
     struct ArcIndices: Sendable {
         /// The states, in increasing order.
-        let states: [Int]
+        private let stateNumbers: [Int32]
         /// Where each state's indices start in ``indices``; one more than states.
         private let first: [Int32]
-        private let indices: [Int]
+        private let indices: [Int32]
 
         init(_ byState: [Int: [Int]]) {
-            states = byState.keys.sorted()
+            let states = byState.keys.sorted()
             var first: [Int32] = [0]
-            var indices: [Int] = []
+            var indices: [Int32] = []
+            first.reserveCapacity(states.count + 1)
+            indices.reserveCapacity(byState.values.reduce(0) { $0 + $1.count })
             for state in states {
-                indices += byState[state]!
+                indices += byState[state]!.lazy.map { Int32($0) }
                 first.append(Int32(indices.count))
             }
+            stateNumbers = states.map { Int32($0) }
             self.first = first
             self.indices = indices
         }
 
         static let none = ArcIndices([:])
 
-        var count: Int { states.count }
+        var count: Int { stateNumbers.count }
 
-        /// The indices of `state`'s arcs reading the word; empty for a state that reads it not.
-        subscript(state: Int) -> ArraySlice<Int> {
-            var low = 0, high = states.count
+        /// The states, in increasing order.
+        var states: LazyMapSequence<[Int32], Int> { stateNumbers.lazy.map { Int($0) } }
+
+        /// Where in ``arc(at:)`` the indices of `state`'s arcs reading the
+        /// word lie; empty for a state that reads it not. Positions, not a
+        /// slice: the parser's innermost loop then copies no array.
+        func positions(of state: Int) -> Range<Int> {
+            var low = 0, high = stateNumbers.count
+            let wanted = Int32(state)
             while low < high {
                 let mid = (low + high) / 2
-                if states[mid] < state { low = mid + 1 } else { high = mid }
+                if stateNumbers[mid] < wanted { low = mid + 1 } else { high = mid }
             }
-            guard low < states.count, states[low] == state else { return [] }
-            return indices[Int(first[low])..<Int(first[low + 1])]
+            guard low < stateNumbers.count, stateNumbers[low] == wanted else { return 0..<0 }
+            return Int(first[low])..<Int(first[low + 1])
         }
+
+        /// The arc index at `position` (from ``positions(of:)``).
+        func arc(at position: Int) -> Int { Int(indices[position]) }
     }
 
     /// Word → state → the indices of that state's arcs reading the word.
@@ -184,9 +196,15 @@ public struct TextParser: Sendable {
     private let typedWordArcs: [Int: [Int]]
     /// The states with such arcs: every typed word moves them on.
     private let typedWordStates: Set<Int>
-    /// For each word some `(typed: ...)` or `(heard: ...)` arc reads: state
-    /// → the indices of that state's arcs reading it in typed text (heard
-    /// and typed-only arcs, less the heard-only ones).
+    /// Word → state → the indices of that state's `(typed: ...)` arcs
+    /// reading it: a typed token reads these besides its heard arcs. Held
+    /// apart, not merged with ``wordArcs`` ("to" is typed-only in one
+    /// sentence and heard in thousands of states: merged, 1.4 MB of copies).
+    private let typedOnlyWordArcs: [String: ArcIndices]
+    /// For the words some `(heard: ...)` arc reads: state → the indices of
+    /// that state's arcs reading it in typed text (heard and typed-only
+    /// arcs, less the heard-only ones), instead of ``wordArcs`` and
+    /// ``typedOnlyWordArcs``.
     private let typedReadingArcs: [String: ArcIndices]
 
     /// The states a sentence may start in (the start state's closure: 2,535
@@ -304,7 +322,11 @@ public struct TextParser: Sendable {
             if let existing = next[state], existing.cost <= hyp.cost { return }
             next[state] = hyp
         }
-        let reading = (typed ? typedReadingArcs[token] : nil) ?? wordArcs[token] ?? ArcIndices.none
+        // Typed, a token reads its heard arcs but the heard-only ones, and
+        // its typed-only arcs.
+        let merged = typed ? typedReadingArcs[token] : nil
+        let reading = merged ?? wordArcs[token] ?? ArcIndices.none
+        let typedReading = typed && merged == nil ? typedOnlyWordArcs[token] : nil
         let filler = fillers.contains(token)
         // Only states with an arc that reads the token (or any word) move on,
         // unless the token is a filler, which every state may skip. They are
@@ -312,16 +334,24 @@ public struct TextParser: Sendable {
         // a walk over every state and arc would, so ties break the same way.
         let visited: [Int]
         let names = isName ? nameStates : [], typedFree = typed ? typedWordStates : []
-        if filler || reading.count + freeTextStates.count + names.count + typedFree.count >= frontier.order.count {
+        if filler || reading.count + (typedReading?.count ?? 0) + freeTextStates.count + names.count + typedFree.count >= frontier.order.count {
             visited = frontier.order
         } else {
-            visited = freeTextStates.union(reading.states).union(names).union(typedFree).filter { frontier.states[$0] != nil }.sorted()
+            var states = freeTextStates.union(reading.states)
+            if let typedReading { states.formUnion(typedReading.states) }
+            visited = states.union(names).union(typedFree).filter { frontier.states[$0] != nil }.sorted()
         }
         for state in visited {
             guard let hyp = frontier.states[state] else { continue }
-            let words = reading[state], free = anyWordArcs[state] ?? []
+            // Most states read the token's heard arcs as they are: no array then.
+            let heardWords = reading.positions(of: state), typedOnlyWords = typedReading?.positions(of: state) ?? 0..<0
+            var changedWords: [Int]?
+            if let typedReading, !typedOnlyWords.isEmpty {
+                changedWords = (heardWords.map(reading.arc(at:)) + typedOnlyWords.map(typedReading.arc(at:))).sorted()
+            }
+            let free = anyWordArcs[state] ?? []
             let name = isName ? nameArcs[state] ?? [] : [], typedOnly = typed ? typedWordArcs[state] ?? [] : []
-            if !words.isEmpty || !free.isEmpty || !name.isEmpty || !typedOnly.isEmpty {
+            if !(changedWords?.isEmpty ?? heardWords.isEmpty) || !free.isEmpty || !name.isEmpty || !typedOnly.isEmpty {
                 let arcs = graph.arcs[state]
                 func follow(_ index: Int) {
                     let arc = arcs[index]
@@ -336,9 +366,13 @@ public struct TextParser: Sendable {
                 // Most states read only the word: no concatenation and sort then.
                 let others = free + name + typedOnly
                 if others.isEmpty {
-                    words.forEach(follow)
+                    if let changedWords {
+                        changedWords.forEach(follow)
+                    } else {
+                        for position in heardWords { follow(reading.arc(at: position)) }
+                    }
                 } else {
-                    (words + others).sorted().forEach(follow)
+                    ((changedWords ?? heardWords.map(reading.arc(at:))) + others).sorted().forEach(follow)
                 }
             }
             if filler {
