@@ -343,15 +343,11 @@ public struct TextParser: Sendable {
         }
         for state in visited {
             guard let hyp = frontier.states[state] else { continue }
-            // Most states read the token's heard arcs as they are: no array then.
-            let heardWords = reading.positions(of: state), typedOnlyWords = typedReading?.positions(of: state) ?? 0..<0
-            var changedWords: [Int]?
-            if let typedReading, !typedOnlyWords.isEmpty {
-                changedWords = (heardWords.map(reading.arc(at:)) + typedOnlyWords.map(typedReading.arc(at:))).sorted()
-            }
+            let heardWords = reading.positions(of: state)
+            let typedOnlyWords = typedReading.map { typedReading in typedReading.positions(of: state).map(typedReading.arc(at:)) } ?? []
             let free = anyWordArcs[state] ?? []
             let name = isName ? nameArcs[state] ?? [] : [], typedOnly = typed ? typedWordArcs[state] ?? [] : []
-            if !(changedWords?.isEmpty ?? heardWords.isEmpty) || !free.isEmpty || !name.isEmpty || !typedOnly.isEmpty {
+            if !heardWords.isEmpty || !free.isEmpty || !name.isEmpty || !typedOnly.isEmpty || !typedOnlyWords.isEmpty {
                 let arcs = graph.arcs[state]
                 func follow(_ index: Int) {
                     let arc = arcs[index]
@@ -363,16 +359,13 @@ public struct TextParser: Sendable {
                     }
                     offer(arc.to, Hypothesis(cost: cost, path: PathNode(step, hyp.path)))
                 }
-                // Most states read only the word: no concatenation and sort then.
-                let others = free + name + typedOnly
+                // Most states read only the word's heard arcs: no array,
+                // concatenation or sort then.
+                let others = free + name + typedOnly + typedOnlyWords
                 if others.isEmpty {
-                    if let changedWords {
-                        changedWords.forEach(follow)
-                    } else {
-                        for position in heardWords { follow(reading.arc(at: position)) }
-                    }
+                    for position in heardWords { follow(reading.arc(at: position)) }
                 } else {
-                    ((changedWords ?? heardWords.map(reading.arc(at:))) + others).sorted().forEach(follow)
+                    (heardWords.map(reading.arc(at:)) + others).sorted().forEach(follow)
                 }
             }
             if filler {
