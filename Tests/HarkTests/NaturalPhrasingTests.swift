@@ -1177,8 +1177,8 @@ struct NaturalPhrasingTests {
     func fortySecondBatch() async throws {
         let report = try await typedReport(["requests-42.jsonl"], atLeast: 86)
         // As written (2026-12-07, before any change for it): 18 of 60 read
-        // right (30.0%), 0 of 26 for nobody acted on; now 29 of 60.
-        expectBatch(report, coverage: 0.48)
+        // right (30.0%), 0 of 26 for nobody acted on; now 32 of 60.
+        expectBatch(report, coverage: 0.53)
         let assistant = try makeAssistant(recognizer: false)
         await expectReadings([
             ("Ring Bobo the Great on MonkeyChat with the video on, ta", "MonkeyChat", "INStartVideoCallIntent", ["contacts": "Bobo the Great"]),
@@ -1196,6 +1196,14 @@ struct NaturalPhrasingTests {
             ("Right, kick off a wee Vine Swing in MonkeyFit, outdoors, twenty minutes", "MonkeyFit", "INStartWorkoutIntent",
              ["workoutName": "Vine Swing", "workoutLocationType": "outdoor", "goal": "twenty minutes"]),
             ("I'm knackered, finish off my workout on MonkeyFit", "MonkeyFit", "INEndWorkoutIntent", [:]),
+            // A learner's order and words.
+            ("Send to Bobo thirty dollars with MonkeyPay for the dinner of yesterday", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Bobo", "currencyAmount": "thirty dollars", "note": "the dinner of yesterday"]),
+            ("Please pass 100 dollars from the checking to the savings in MonkeyPay", "MonkeyPay", "INTransferMoneyIntent",
+             ["fromAccount": "Checking", "toAccount": "Savings", "transactionAmount": "one hundred dollars"]),
+            ("Make for me a new list in ListOMat with the name Christmas gifts", "ListOMat", "INCreateTaskListIntent", ["title": "Christmas gifts"]),
+            ("please send message for Little Bobo in MonkeyChat, I am arrive at the station now", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Little Bobo", "content": "I am arrive at the station now"]),
             // Without "add", what follows a list's name is not added to it.
             ("ListOMat grocery list please", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
         ], by: assistant)
