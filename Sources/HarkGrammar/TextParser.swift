@@ -73,6 +73,12 @@ public struct TextParser: Sendable {
     /// A word of a typed name the slot's list does not have: more than free
     /// text, so a name on the list, or words the grammar reads, win.
     static let typedNameCost = 0.3
+    /// A typed separator (a colon, a lone dash) read as nothing: less than
+    /// a free word, so free text does not take it as a word, but more than
+    /// the grammar's word for it, so a form that sets words apart there
+    /// wins over free text running across it ("new list camping - tent,
+    /// stove" has a title and tasks, not a title "camping - tent, stove").
+    static let separatorSkipCost = 0.1
 
     /// - Parameters:
     ///   - graph: The compiled grammars.
@@ -292,6 +298,9 @@ public struct TextParser: Sendable {
             let isPossessiveName = !isName && (typed?.isPossessiveName(unit, readings: readings) ?? false)
             for (index, reading) in readings.enumerated() {
                 var current = frontier
+                if reading.isEmpty {
+                    current = Frontier(frontier.states.mapValues { Hypothesis(cost: $0.cost + Self.separatorSkipCost, path: $0.path) })
+                }
                 for (position, token) in reading.enumerated() {
                     let name = isName || (isPossessiveName && index == 1 && position == 0)
                     current = Frontier(step(current, token, unit: unit, typed: typed != nil, isName: name))

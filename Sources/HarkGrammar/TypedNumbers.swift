@@ -62,9 +62,25 @@ enum TypedNumbers {
                     append([[word]], i, i)
                 }
             }
+            // A colon after a word, or a dash on its own, setting what
+            // follows apart ("ListOMat grocery: oat milk, tofu", "new list
+            // camping - tent, stove"): nothing, or the word a grammar's
+            // typed form reads there ("(typed: colon)").
+            if let separator = separatorWord(chunk) {
+                append([[], [separator]], i, i)
+            }
             i += 1
         }
         return units
+    }
+
+    /// The word for a typed separator: "colon" for a run ending in ":"
+    /// ("grocery:", ":"), "dash" for a lone "-", "–", "—" or "--"; nil
+    /// otherwise ("8:30" and "Weet-Bix" are none).
+    static func separatorWord(_ chunk: String) -> String? {
+        if chunk.hasSuffix(":") { return "colon" }
+        if !chunk.isEmpty, chunk.allSatisfy({ "-–—".contains($0) }), chunk.count <= 2 { return "dash" }
+        return nil
     }
 
     /// What people type for words in a chat box ("msg bobo", "whats my

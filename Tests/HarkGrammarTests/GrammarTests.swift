@@ -260,6 +260,36 @@ struct TextParserTests {
         }
     }
 
+    @Test("a typed colon after a word or a lone dash reads as the grammar's typed 'colon' or 'dash' where it sets words apart, and as nothing elsewhere")
+    func typedSeparators() throws {
+        let source = """
+        slot title: text
+        slot tasks: text
+        slot content: text
+        intent NewList:
+            tasks new list {title}
+            tasks new list {title} (typed: colon | dash) {tasks}
+        intent Note:
+            tasks note {content}
+        """
+        let parser = TextParser(graph: try compile(source))
+        // Set apart: the title, then the tasks (not one title across the dash).
+        for text in ["Tasks new list camping - tent, stove, torch", "Tasks new list camping: tent, stove, torch",
+                     "Tasks new list camping — tent, stove, torch", "Tasks new list camping : tent, stove, torch"] {
+            let parse = try #require(parser.parse(text).first, "not understood: \(text)")
+            #expect(parse.slotValues == ["title": "camping", "tasks": "tent, stove, torch"], "\(text): \(parse.slots)")
+        }
+        // No separator: one title; a hyphen inside a word is none.
+        #expect(parser.parse("Tasks new list camping trip").first?.slotValues == ["title": "camping trip"])
+        #expect(parser.parse("Tasks new list Weet-Bix run").first?.slotValues == ["title": "Weet-Bix run"])
+        // Where no form reads it, the separator is nothing, and free text keeps what was typed around it.
+        #expect(parser.parse("Tasks note: buy milk").first?.slotValues == ["content": "buy milk"])
+        #expect(parser.parse("Tasks note buy milk - and eggs").first?.slotValues == ["content": "buy milk - and eggs"])
+        #expect(parser.parse("Tasks note at 8:30 call Bobo").first?.slotValues == ["content": "at 8:30 call Bobo"])
+        // Heard, "colon" is no separator: the typed-only form is not read.
+        #expect(parser.parse(tokens: ["tasks", "new", "list", "camping", "colon", "tent"]).first?.slotValues == ["title": "camping colon tent"])
+    }
+
     @Test("a slot of people's names takes a typed name its list does not have: capitalised, up to three words, never the first word, 'I' or heard words")
     func typedNames() throws {
         let source = """
