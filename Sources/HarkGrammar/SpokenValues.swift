@@ -489,7 +489,10 @@ enum BuiltinGrammar {
             op("dollars", "M:USD"), op("dollar", "M:USD"), op("bucks", "M:USD"), op("buck", "M:USD"),
             op("euros", "M:EUR"), op("euro", "M:EUR"),
             op("pounds", "M:GBP"), op("pound", "M:GBP"), op("quid", "M:GBP"),
-            op("yen", "M:JPY")))
+            op("yen", "M:JPY"),
+            // Typed, currencies a recognizer's dictionary may lack.
+            .typedOnly(alt(op("rand", "M:ZAR"), op("rupees", "M:INR"), op("rupee", "M:INR"),
+                           op("francs", "M:CHF"), op("franc", "M:CHF")), here)))
         define("currencyMinorUnit", alt(op("cents", "m:USD"), op("cent", "m:USD"), op("pence", "m:GBP"), op("penny", "m:GBP")))
         // The cents of "three fifty": two digits as spoken, 01–99.
         define("cents", alt(seq(w("oh"), r("units")), r("teens"), seq(r("tens"), opt(r("units")))))
@@ -531,7 +534,9 @@ enum BuiltinGrammar {
                     seq(r("minutesBefore30"), opt(alt(w("minutes"), w("minute"))))),
                 tag("min"),
                 alt(op("past", "past"), op("after", "past"), op("to", "to"), op("till", "to"), op("before", "to")),
-                r("hour"), tag("h"), opt(r("meridiem")))))
+                r("hour"), tag("h"), opt(r("meridiem"))),
+            // Typed, British "half seven": half past seven.
+            .typedOnly(seq(op("half", "+30"), tag("min"), r("hour"), tag("h"), opt(r("meridiem"))), here)))
 
         // Dates.
         define("weekday", alt(weekdays.enumerated().map { op($0.element, "wd:\($0.offset + 1)") }))

@@ -51,6 +51,10 @@ struct SpokenValueTests {
         ("pay fifty cents", "0.50 USD"),
         ("pay a dollar", "1 USD"),
         ("pay twelve euros", "12 EUR"),
+        // Typed, currencies a recognizer's dictionary may lack.
+        ("pay 200 rand", "200 ZAR"),
+        ("pay five hundred rupees", "500 INR"),
+        ("pay 20 francs", "20 CHF"),
         ("pay one hundred and twelve pounds", "112 GBP"),
         ("pay twenty five", "25 USD"),
         ("pay one twenty five", "1.25 USD"),
@@ -154,6 +158,9 @@ struct SpokenValueTests {
         ("wake me up at lunchtime", "12:00"),
         ("wake me at the end of the day", "17:00"),
         ("wake me at first thing", "09:00"),
+        // Typed, British "half seven": half past seven.
+        ("wake me at half seven", "07:30"),
+        ("wake me at half six pm", "18:30"),
     ])
     func times(text: String, expected: String) throws {
         let result = try value(text, slot: "when")

@@ -1177,8 +1177,8 @@ struct NaturalPhrasingTests {
     func fortySecondBatch() async throws {
         let report = try await typedReport(["requests-42.jsonl"], atLeast: 86)
         // As written (2026-12-07, before any change for it): 18 of 60 read
-        // right (30.0%), 0 of 26 for nobody acted on; now 32 of 60.
-        expectBatch(report, coverage: 0.53)
+        // right (30.0%), 0 of 26 for nobody acted on; now 42 of 60.
+        expectBatch(report, coverage: 0.7)
         let assistant = try makeAssistant(recognizer: false)
         await expectReadings([
             ("Ring Bobo the Great on MonkeyChat with the video on, ta", "MonkeyChat", "INStartVideoCallIntent", ["contacts": "Bobo the Great"]),
@@ -1206,6 +1206,23 @@ struct NaturalPhrasingTests {
              ["recipients": "Little Bobo", "content": "I am arrive at the station now"]),
             // Without "add", what follows a list's name is not added to it.
             ("ListOMat grocery list please", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "grocery"]),
+            // Telegraphic, words set apart by a colon or a dash.
+            ("ListOMat grocery: oat milk, tofu, limes", "ListOMat", "INAddTasksIntent", ["targetTaskList": "Grocery", "taskTitles": "oat milk, tofu, limes"]),
+            ("MonkeyTodo new list camping - tent, stove, torch", "TasksNotes", "INCreateTaskListIntent",
+             ["title": "camping", "taskTitles": "tent, stove, torch"]),
+            ("MonkeyNotes note: call landlord re leak", "TasksNotes", "INCreateNoteIntent", ["content": "call landlord re leak"]),
+            ("TasksNotes append packing note - phone charger", "TasksNotes", "INAppendToNoteIntent", ["targetNote": "Packing", "content": "phone charger"]),
+            ("MonkeyPay request $40 Little Bobo - concert tix", "MonkeyPay", "INRequestPaymentIntent",
+             ["payer": "Little Bobo", "currencyAmount": "forty dollars", "note": "concert tix"]),
+            ("MonkeyChat unread msgs Bobo the Great", "MonkeyChat", "INSearchForMessagesIntent", ["attributes": "unread", "senders": "Bobo the Great"]),
+            ("balance checking MonkeyPay", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Checking"]),
+            // Regional words: "bung", "half seven", rand.
+            ("Bung Weet-Bix, milk and a loaf on the shopping list in List-o-Mat, we're out of brekkie stuff", "ListOMat", "INAddTasksIntent",
+             ["targetTaskList": "grocery", "taskTitles": "Weet-Bix, milk and a loaf"]),
+            ("Remind me to put the bins out tomorrow at half seven in MonkeyTodo", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "put the bins out", "temporalEventTrigger": "tomorrow half seven"]),
+            ("Howzit, request 200 rand from Little Bobo on UnicornPay for the braai meat", "MonkeyPay", "INRequestPaymentIntent",
+             ["payer": "Little Bobo", "currencyAmount": "200 ZAR", "note": "the braai meat"]),
         ], by: assistant)
     }
 
