@@ -1285,6 +1285,14 @@ struct NaturalPhrasingTests {
             // restartsDropped(from:) leaves it.
             ("send a message to Bobo on MonkeyChat saying I'm at the, the station", "MonkeyChat", "INSendMessageIntent",
              ["recipients": "Bobo", "content": "I'm at the, the station"]),
+            // The carrier's word said twice in a row opens the message: it
+            // says "that was fun". With a hesitation or a dash between, the
+            // carrier was said again.
+            ("tell Bobo on MonkeyChat that, that was fun", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "that was fun"]),
+            ("tell Bobo on MonkeyChat that, uh, that I will be late", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "I will be late"]),
+            ("um remind me to — to call the dentist in MonkeyTodo", "TasksNotes", "INAddTasksIntent", ["taskTitles": "call the dentist"]),
+            ("remind me to, to call mum in MonkeyTodo", "TasksNotes", "INAddTasksIntent", ["taskTitles": "call mum"]),
         ], by: assistant)
         // Said to Venmo, or a debt told to nobody: no request.
         await expectNotUnderstood(["Venmo Bobo twenty bucks for the pizza", "Little Bobo still owes me 12 dollars for lunch",
