@@ -11,17 +11,21 @@ enum Disfluency {
     /// broken off at a dash and begun again from one of its words ("end
     /// my — end the Vine Swing") keeps the new start; hesitations ("um",
     /// "uh") go. Other words and their punctuation are kept as written.
-    /// Nil when nothing is mended; else the text, and the words dropped
-    /// as said before (not the hesitations), which a reading must not hold
-    /// in what a message or a note says (``Assistant/requestParses(of:)``'s
-    /// guard for ``Assistant/restartsDropped(from:unpaused:)``).
-    static func mended(_ text: String) -> (text: String, dropped: Set<String>)? {
+    /// Nil when nothing is mended; else the text, the words dropped as
+    /// said before (not the hesitations), which a reading must not hold in
+    /// what a message or a note says (``Assistant/requestParses(of:)``'s
+    /// guard for ``Assistant/restartsDropped(from:unpaused:)``), and of
+    /// those the single words said twice in a row with no hesitation, dash
+    /// or ellipsis between ("that, that was fun"), which may be meant
+    /// twice: a carrier, then a message that opens with the same word.
+    static func mended(_ text: String) -> (text: String, dropped: Set<String>, echoed: Set<String>)? {
         // Hesitations and dashes between words become marks on the word before.
         var words: [Token] = []
         for token in Token.split(text) {
             if token.isHesitation || token.isDash {
                 if var last = words.popLast() {
                     last.breakAfter = true
+                    last.restartAfter = true
                     last.dashAfter = last.dashAfter || token.isDash
                     // A dash between words ends a clause, as a comma does:
                     // "pay Bobo twenty — no, twenty five dollars".
@@ -33,9 +37,10 @@ enum Disfluency {
             words.append(token)
         }
         guard !words.isEmpty else { return nil }
-        var dropped: Set<String> = []
-        let mended = withoutRepeats(restartedAtDashes(words, dropping: &dropped), dropping: &dropped).map(\.written).joined(separator: " ")
-        return mended == text.split(whereSeparator: \.isWhitespace).joined(separator: " ") ? nil : (mended, dropped)
+        var dropped: Set<String> = [], echoed: Set<String> = []
+        let mended = withoutRepeats(restartedAtDashes(words, dropping: &dropped), dropping: &dropped, echoing: &echoed)
+            .map(\.written).joined(separator: " ")
+        return mended == text.split(whereSeparator: \.isWhitespace).joined(separator: " ") ? nil : (mended, dropped, echoed)
     }
 
     /// What follows a dash that a short broken-off start comes before: "um
@@ -67,8 +72,10 @@ enum Disfluency {
 
     /// Words said twice in a row, the first copy dropped: one to three
     /// words again after a break ("to the — to the airport", "call uh
-    /// call Bobo"), or a small word stuttered ("for for the pizza").
-    private static func withoutRepeats(_ words: [Token], dropping dropped: inout Set<String>) -> [Token] {
+    /// call Bobo"), or a small word stuttered ("for for the pizza"). A
+    /// single word said again with no restart between ("that, that") is
+    /// also `echoed`.
+    private static func withoutRepeats(_ words: [Token], dropping dropped: inout Set<String>, echoing echoed: inout Set<String>) -> [Token] {
         var words = words
         var index = 0
         while index < words.count {
@@ -80,6 +87,7 @@ enum Disfluency {
                 guard length > 1 || !emphaticWords.contains(first[0]),
                       marked || (length == 1 && stutteredWords.contains(first[0])) else { continue }
                 dropped.formUnion(first)
+                if length == 1, !words[index].restartAfter { echoed.insert(first[0]) }
                 words.removeSubrange(index..<index + length)
                 removed = true
                 break
@@ -102,6 +110,9 @@ enum Disfluency {
         var word: String
         var breakAfter: Bool
         var dashAfter = false
+        /// A hesitation, a dash or an ellipsis follows: what comes after
+        /// starts again.
+        var restartAfter = false
         var isHesitation: Bool { TextParser.hesitations.contains(word) }
         var isDash: Bool { word.isEmpty && written.contains { "—–-".contains($0) } }
 
@@ -110,7 +121,8 @@ enum Disfluency {
                 let word = TypedWord.word(written)
                 let marks = TypedWord.trailingMarks(of: written)
                 return Token(written: String(written), word: word, breakAfter: !word.isEmpty && marks.contains { ",;—–".contains($0) },
-                             dashAfter: !word.isEmpty && marks.contains { "—–".contains($0) })
+                             dashAfter: !word.isEmpty && marks.contains { "—–".contains($0) },
+                             restartAfter: !word.isEmpty && (marks.contains { "-—–…".contains($0) } || marks.contains("..")))
             }
         }
     }

@@ -49,30 +49,23 @@ extension Assistant {
         // this one with fewer values, or as many and more of it left to
         // free text, or what a message or a note says holds a word dropped
         // as said twice ("I'm at the, the station" says so).
-        if let (mendedText, dropped) = Disfluency.mended(text), case let mended = typedForReading(mendedText),
+        if let (mendedText, dropped, echoed) = Disfluency.mended(text), case let mended = typedForReading(mendedText),
            let parse = requestParses(of: mended).first, !says(any: dropped, in: parse) {
             func freeWords(_ parse: Parse) -> Int { parse.slots.filter(\.isFreeText).reduce(0) { $0 + TextParser.tokenize($1.raw).count } }
             func named(_ parse: Parse) -> Int { Set(parse.slots.map(\.name)).count }
-            // Nor where the word said twice in a row opens what a message or
-            // a note says (`content`) as written, and mended it is taken for the carrier
-            // before it: "tell Bobo that, that was fun" says "that was fun",
-            // not "was fun" (with a hesitation between, "that, uh, that I'll
-            // be late", or a dash, "remind me to — to call", the carrier was
+            // Nor where a word said twice in a row (``Disfluency``'s
+            // `echoed`) opens what a message or a note says (`content`) as
+            // written, and mended it is taken for the carrier before it:
+            // "tell Bobo that, that was fun" says "that was fun", not "was
+            // fun" (with a hesitation between, "that, uh, that I'll be
+            // late", or a dash, "remind me to — to call", the carrier was
             // said again).
-            let chunks = text.split(whereSeparator: \.isWhitespace).map(String.init)
-            func saidTwiceInARow(_ word: String) -> Bool {
-                zip(chunks, chunks.dropFirst()).contains { first, second in
-                    TextParser.tokenize(first).last == word && TextParser.tokenize(second).first == word
-                        && !["-", "–", "—", "…", "..."].contains(where: { first.hasSuffix($0) })
-                }
-            }
             func carrierTook(_ old: Parse) -> Bool {
                 parse.slots.contains { slot in
                     guard slot.isFreeText, slot.name == "content",
                           let before = old.slots.first(where: { $0.name == slot.name && $0.isFreeText }) else { return false }
                     let said = TextParser.tokenize(before.raw), mended = TextParser.tokenize(slot.raw)
-                    guard said.count == mended.count + 1, dropped.contains(said[0]), Array(said.dropFirst()) == mended else { return false }
-                    return saidTwiceInARow(said[0])
+                    return said.count == mended.count + 1 && echoed.contains(said[0]) && Array(said.dropFirst()) == mended
                 }
             }
             let asGood = asTyped.map { old in

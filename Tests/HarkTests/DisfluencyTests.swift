@@ -27,6 +27,16 @@ import Testing
         #expect(Disfluency.mended("um add oat milk to the grocery list")?.dropped == [])
     }
 
+    @Test("a single word said twice in a row is told as echoed; not after a hesitation, a dash or an ellipsis, nor a run of words")
+    func echoed() {
+        #expect(Disfluency.mended("tell Bobo that, that was fun")?.echoed == ["that"])
+        #expect(Disfluency.mended("pay Bobo for for the pizza")?.echoed == ["for"])
+        #expect(Disfluency.mended("tell Bobo that, uh, that I will be late")?.echoed == [])
+        #expect(Disfluency.mended("remind me to — to call the dentist")?.echoed == [])
+        #expect(Disfluency.mended("remind me to... to call mum")?.echoed == [])
+        #expect(Disfluency.mended("get me a ride to the, to the airport")?.echoed == [])
+    }
+
     @Test("words meant twice, and text with nothing to mend, are left as written",
           arguments: ["text Bobo bye bye see you soon", "tell Little Bobo no, no, not the red one", "tell Bobo I'm very, very late",
                       "send a message to Bobo saying that that was fun", "add eggs to the grocery list"])
