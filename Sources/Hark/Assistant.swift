@@ -718,8 +718,19 @@ public actor Assistant {
     private func takeAsNewRequest(_ text: String, dropping intent: Intent) async -> Turn {
         dropConversation()
         var turn = await respond(to: text)
-        turn.speech = "Okay, I've dropped the \(Self.phrase(intent.name)) request. " + turn.speech
+        turn.speech = "Okay, I've dropped the request to \(droppedRequest(intent)). " + turn.speech
         return turn
+    }
+
+    /// What a dropped request asked for, from its intent's summary: "book
+    /// a ride", "ask a contact for money", "find messages"; the intent's
+    /// name in words when it has no summary.
+    private func droppedRequest(_ intent: Intent) -> String {
+        let description = catalog.apps.first { $0.name == intent.app }?.description(of: intent.name)
+        if let summary = description?.summary, let ability = Help.ability(summary: summary, firstClause: true) {
+            return ability
+        }
+        return Self.phrase(intent.name)
     }
 
     /// What Hark says when it gives up after ``maximumMisunderstood`` answers that did not fit.

@@ -45,12 +45,39 @@ enum Help {
 
     /// What the app does, as short phrases ("send a message", ...).
     static func abilities(of app: InstalledApp) -> [String] {
-        app.intents.compactMap { app.description(of: $0)?.summary }.filter { !$0.isEmpty }.map {
-            // "Sends a message to a contact." → "send a message to a contact"
-            var words = ($0.hasSuffix(".") ? String($0.dropLast()) : $0).split(separator: " ").map(String.init)
-            if let verb = words.first?.lowercased() { words[0] = verb.hasSuffix("s") && !verb.hasSuffix("ss") ? String(verb.dropLast()) : verb }
-            return words.joined(separator: " ")
+        app.intents.compactMap { app.description(of: $0)?.summary }.compactMap { ability(summary: $0) }
+    }
+
+    /// An intent's one-line summary as what a person can do: "Sends a
+    /// message to a contact." → "send a message to a contact"; with
+    /// `firstClause`, only up to the first comma or parenthesis ("Finds
+    /// messages, optionally from one sender …" → "find messages"). Nil for
+    /// an empty summary.
+    static func ability(summary: String, firstClause: Bool = false) -> String? {
+        var text = summary.trimmingCharacters(in: .whitespaces)
+        if firstClause, let cut = text.firstIndex(where: { $0 == "," || $0 == "(" || $0 == ";" }) { text = String(text[..<cut]) }
+        text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(".") { text.removeLast() }
+        var words = text.split(separator: " ").map(String.init)
+        guard let first = words.first else { return nil }
+        words[0] = baseForm(of: first.lowercased())
+        return words.joined(separator: " ")
+    }
+
+    /// "sends" → "send", "searches" → "search", "carries" → "carry",
+    /// "does" → "do"; a word not in the third person ("order") as it is.
+    static func baseForm(of verb: String) -> String {
+        switch verb {
+        case "does": return "do"
+        case "goes": return "go"
+        case "has": return "have"
+        case "is": return "be"
+        default: break
         }
+        if verb.hasSuffix("ies"), verb.count > 4 { return String(verb.dropLast(3)) + "y" }
+        for ending in ["ches", "shes", "sses", "xes", "zes"] where verb.hasSuffix(ending) { return String(verb.dropLast(2)) }
+        if verb.hasSuffix("s"), !verb.hasSuffix("ss"), !verb.hasSuffix("us"), verb.count > 2 { return String(verb.dropLast()) }
+        return verb
     }
 
     /// The answer to "What can you do?".

@@ -1,5 +1,5 @@
 import Foundation
-import Hark
+@testable import Hark
 import Testing
 
 /// Answers as people give them, and what Hark does when an answer does not fit.
@@ -27,12 +27,25 @@ struct RepairTests {
         #expect(await assistant.read("send a message to Bobo on MonkeyChat").speech == "What do you want to say to Bobo?")
         let turn = await assistant.read("In ListOMat show the grocery list")
         #expect(turn.app == "ListOMat" && turn.code == "success")
-        #expect(turn.speech.hasPrefix("Okay, I've dropped the send message request. "))
+        #expect(turn.speech.hasPrefix("Okay, I've dropped the request to send a message to a contact. "))
         // And a yes/no question gives way to a request too.
         #expect(await assistant.read(Self.ride).prompt)
         let next = await assistant.read("In ListOMat show the grocery list")
-        #expect(next.speech.hasPrefix("Okay, I've dropped the request ride request. ") && next.code == "success")
+        #expect(next.speech.hasPrefix("Okay, I've dropped the request to book a ride. ") && next.code == "success")
         #expect(!(await assistant.isAsking))
+    }
+
+    @Test("a dropped request is named by what it asked for, read from its intent's summary, never 'the request ride request'",
+          arguments: [("Sends a message to a contact.", "send a message to a contact"),
+                      ("Finds messages, optionally from one sender or with an attribute.", "find messages"),
+                      ("Asks a contact for money.", "ask a contact for money"),
+                      ("Shows a QR code (to pay, be paid, or share a contact).", "show a QR code"),
+                      ("Searches the catalogue.", "search the catalogue"), ("Carries a bag.", "carry a bag"),
+                      ("Does the dishes.", "do the dishes"), ("Order a drink", "order a drink"),
+                      ("Pauses the current workout.", "pause the current workout")])
+    func droppedRequestWords(_ summary: String, _ words: String) {
+        #expect(Help.ability(summary: summary, firstClause: true) == words)
+        #expect(Help.ability(summary: " ", firstClause: true) == nil)
     }
 
     @Test("'Where do you want to go?' takes a place on no list, as the request could have given it; a list place stays the list's",
@@ -54,7 +67,7 @@ struct RepairTests {
         #expect(await assistant.read("Get me a Banana Car with MonkeyRide").speech == "Where do you want to go?")
         let turn = await assistant.read("In ListOMat show the grocery list")
         #expect(turn.app == "ListOMat" && turn.code == "success", "\(turn.speech)")
-        #expect(turn.speech.hasPrefix("Okay, I've dropped the request ride request. "))
+        #expect(turn.speech.hasPrefix("Okay, I've dropped the request to book a ride. "))
         #expect(!(await assistant.isAsking))
     }
 
