@@ -271,6 +271,17 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
         }
         return words.joined(separator: " ")
     }
+
+    /// ``description`` as said to a person: a weekday with "on" and its
+    /// capital ("I'll remind you on Friday at 9 am", not "friday at 9 am").
+    public var spokenDescription: String {
+        let weekdays: Set<String> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        guard minutesFromNow == nil, let day, weekdays.contains(day) else { return description }
+        var time = self
+        time.day = nil
+        let named = "on " + day.prefix(1).uppercased() + day.dropFirst()
+        return ([named] + [time.description].filter { !$0.isEmpty }).joined(separator: " ")
+    }
 }
 
 /// A workout goal: SiriKit's `goalValue` with its `workoutGoalUnitType`.

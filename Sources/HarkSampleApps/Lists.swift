@@ -202,7 +202,7 @@ public enum TasksNotes {
             var output = ["list": title, "added": items.joined(separator: ", ")]
             output["due"] = due
             return IntentResponse(code: .success,
-                                  message: intent.temporalEventTrigger.map { "I'll remind you \($0)." } ?? "It's on the \(title) list.",
+                                  message: intent.temporalEventTrigger.map { "I'll remind you \($0.spokenDescription)." } ?? "It's on the \(title) list.",
                                   output: output)
         }
     }

@@ -1566,6 +1566,9 @@ struct NaturalPhrasingTests {
         // Said as a deadline, the day is the reminder's, not the task's words.
         let byFriday = await assistant.read("remind me to pay the bill by friday in TasksNotes")
         #expect(byFriday.slots["taskTitles"] == "pay the bill" && byFriday.slots["temporalEventTrigger"] != nil, "\(byFriday.slots)")
+        // Said back, a weekday has "on" and its capital.
+        let onFriday = await assistant.read("remind me to call mom friday at 9 in TasksNotes")
+        #expect(onFriday.speech.hasSuffix("I'll remind you on Friday at 9 am."), "\(onFriday.speech)")
     }
 
     @Test("typed, a task that ends in \"on\" or \"in\" keeps it (\"put the kettle on\"), the app named after it with a carrier of its own; \"on Friday\" is still the reminder's day")
