@@ -162,6 +162,15 @@ extension Assistant {
                 return parses
             }
         }
+        // "Pay Bobo Jr., not Bobo, $30", "Not the grocery list, the banana
+        // stash: add …", "indoors rather than outdoors": read without the
+        // alternative set aside (``Contrast``).
+        if let contrast = Contrast(text) {
+            let parses = requestParses(of: contrast.text)
+            if let best = parses.first, !dictatesAcross(contrast, in: best) { return parses }
+            // "Pay Bobo 20 dollars on Venmo, not MonkeyPay": the one app named is not the one meant.
+            if !namedApps(in: contrast.setAside).isEmpty, namedApps(in: TextParser.tokenize(contrast.text)).isEmpty { return [] }
+        }
         let parses = requestParsesAsWritten(of: text)
         if let best = parses.first, let plain = withoutLearnersVerb(best, in: text, words: words) { return plain }
         guard parses.isEmpty else { return parses }
@@ -199,8 +208,30 @@ extension Assistant {
         }
         // (Apps' names in the words the parser reads them as, so the words
         // of a name read before the correction can be found: "list o mat".)
-        if let correction = SelfCorrection(splittingAppNames(text)) { return repairedParses(correction, in: text) }
+        if let correction = SelfCorrection(splittingAppNames(SelfCorrection.numbersInWords(text))) { return repairedParses(correction, in: text) }
         return []
+    }
+
+    /// Whether, read without `contrast`'s alternative, what `parse`
+    /// dictates (a slot declared `text`) runs up to where the alternative
+    /// was or on past it, so the "not …" was part of it: "tell Bobo I'm
+    /// fine, not sick", "add the good olive oil, not the cheap one, and …".
+    /// After "not until", whether the words kept after it are dictated
+    /// rather than read as a time.
+    private func dictatesAcross(_ contrast: Contrast, in parse: Parse) -> Bool {
+        let says = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
+        let dictated = parse.slots.filter { says.contains($0.name) }.map { TextParser.tokenize($0.raw) }
+        if contrast.setAside.isEmpty {
+            let after = TextParser.tokenize(contrast.text).dropFirst(contrast.before.count).first
+            return after.map { word in dictated.contains { $0.contains(word) } } ?? false
+        }
+        guard let last = contrast.before.last else { return false }
+        // Dictated up to the cut, or across it: "the good olive oil, not
+        // the cheap one, and something for …" is one list's items.
+        let next = TextParser.tokenize(contrast.text).dropFirst(contrast.before.count).first
+        return dictated.contains { words in
+            words.last == last || next.map { words.containsRun([last, $0]) } ?? false
+        }
     }
 
     /// Whether what a message or a note says in `parse` (a slot declared
