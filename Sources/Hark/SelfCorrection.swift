@@ -44,10 +44,35 @@ struct SelfCorrection: Equatable {
         }
     }
 
-    /// `words` without the hesitations and "I mean" a correction opens with.
+    /// `text` with typed numbers, amounts and times in words ("$60," →
+    /// "sixty dollars,", "9am" → "nine a m"), its punctuation kept: a
+    /// correction is found and put in place among the words a reading
+    /// holds ("request $60, actually no, make it $45": the amount read
+    /// is "sixty dollars", and "$45" says "forty five dollars", not "45").
+    static func numbersInWords(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false).map { chunk -> String in
+            let start = chunk.firstIndex { !"([\"'“".contains($0) } ?? chunk.endIndex
+            let end = chunk.lastIndex { !".,;:!?)]\"'”…".contains($0) }.map { chunk.index(after: $0) } ?? chunk.endIndex
+            guard start < end else { return String(chunk) }
+            let core = chunk[start..<end]
+            let opensNumber = core.first!.isASCII && core.first!.isNumber
+                || ("$£€".contains(core.first!) && core.dropFirst().first.map { $0.isASCII && $0.isNumber } == true)
+            guard opensNumber else { return String(chunk) }
+            let said = SpokenForm.saidWords(of: String(core))
+            guard !said.isEmpty else { return String(chunk) }
+            return String(chunk[..<start]) + said.joined(separator: " ") + String(chunk[end...])
+        }.joined(separator: " ")
+    }
+
+    /// `words` without the hesitations and "I mean" (or "make it", "make
+    /// that") a correction opens with.
     private static func withoutOpening(_ words: [String]) -> [String] {
         let spoken = Array(words.drop(while: { TextParser.hesitations.contains($0) }))
-        return spoken.starts(with: ["i", "mean"]) ? Array(spoken.dropFirst(2)) : spoken
+        // "…, actually no, make it $45": "$45".
+        for opening in [["i", "mean"], ["make", "it"], ["make", "that"]] where spoken.starts(with: opening) && (opening == ["i", "mean"] || spoken.count > 2) {
+            return Array(spoken.dropFirst(2))
+        }
+        return spoken
     }
 
     /// The words that, typed bare between commas, mark a correction: "add
@@ -72,12 +97,19 @@ struct SelfCorrection: Equatable {
         var replaced: Int
         /// Whether the correction starts again with the first word it replaces.
         var restarts = false
+        /// Whether it replaces a value (not free text) ending in the word the
+        /// correction ends in: an amount by an amount ("sixty dollars" by
+        /// "forty five dollars"), a list by a list.
+        var alike = false
         var text: String { words.joined(separator: " ") }
     }
 
     /// The ways the correction can stand in for what it corrects, fewest
     /// words replaced first (a slot's words before the tail's at the same
-    /// count). `basis` is how the words before the marker read on their
+    /// count), a value ending in the correction's last word before any,
+    /// the whole value before a part ("ask Bobo for sixty dollars for the
+    /// electric bill" + "forty five dollars": the amount, not the bill's
+    /// last word; "at nine a m" + "ten a m": "nine a m", not "a m"). `basis` is how the words before the marker read on their
     /// own, when they do:
     /// - one of its slots' words replaced by the correction ("video bobo" +
     ///   "bobo jr on monkeychat"), or by the correction's own clause with
@@ -106,9 +138,10 @@ struct SelfCorrection: Equatable {
                     from -= lead
                 }
                 let head = Array(before[..<from]), tail = Array(before[span.end...])
-                found.append(Candidate(words: head + after + tail, replaced: count))
+                let alike = !span.freeText && before[span.end - 1] == correction.last
+                found.append(Candidate(words: head + after + tail, replaced: count, alike: alike && correction == after))
                 if !rest.isEmpty, correction != after {
-                    found.append(Candidate(words: head + correction + tail + rest, replaced: count))
+                    found.append(Candidate(words: head + correction + tail + rest, replaced: count, alike: alike))
                 }
             }
         }
@@ -122,14 +155,18 @@ struct SelfCorrection: Equatable {
                 guard start > 0 || after.first == before[0] else { continue }
                 // Not from inside a list's value ("little bobo" + "bobo jr").
                 guard !listed.contains(where: { $0.start < start && start < $0.end }) else { continue }
-                found.append(Candidate(words: Array(before[..<start]) + after, replaced: count, restarts: after.first == before[start]))
+                // As many words as the correction, ending alike: "at nine a m" + "ten a m, to call Bobo".
+                let alike = count == correction.count && before.last == correction.last
+                found.append(Candidate(words: Array(before[..<start]) + after, replaced: count, restarts: after.first == before[start], alike: alike))
             }
         }
         var seen: Set<[String]> = []
         // (With a basis, every one of these starts again.)
-        func rank(_ candidate: Candidate) -> Int { basis == nil && !candidate.restarts ? 1 : 0 }
+        func rank(_ candidate: Candidate) -> Int { candidate.alike ? -1 : basis == nil && !candidate.restarts ? 1 : 0 }
+        // Alike, the whole value before a part of it: "nine a m", not "a m", by "ten a m".
+        func order(_ candidate: Candidate) -> Int { candidate.alike ? -candidate.replaced : candidate.replaced }
         return found.enumerated()
-            .sorted { (rank($0.element), $0.element.replaced, $0.offset) < (rank($1.element), $1.element.replaced, $1.offset) }
+            .sorted { (rank($0.element), order($0.element), $0.offset) < (rank($1.element), order($1.element), $1.offset) }
             .map(\.element)
             .filter { seen.insert($0.words).inserted }
     }

@@ -65,6 +65,14 @@ import Testing
             ("Um, List-o-Mat, show me the, uh, the banana stash", "ListOMat", "INSearchForNotebookItemsIntent", ["title": "Banana Stash"]),
             ("MonkeyChat, um, mark the messages from Bobo Jr. as, uh, as read", "MonkeyChat", "INSetMessageAttributeIntent",
              ["attribute": "read", "sender": "Bobo Jr."]),
+            // Typed in digits, the amount and the time as read: "$60" is "sixty dollars".
+            ("send $20 to Bobo on MonkeyPay, no wait, $30", "MonkeyPay", "INSendPaymentIntent",
+             ["currencyAmount": "thirty dollars", "payee": "Bobo"]),
+            ("On MonkeyPay ask Little Bobo for $60 for the electric bill, actually no, make it $45", "MonkeyPay", "INRequestPaymentIntent",
+             ["currencyAmount": "forty five dollars", "payer": "Little Bobo", "note": "the electric bill"]),
+            // As many words as the correction, never 9:10 am.
+            ("remind me at 9am, no wait, 10am, to call Bobo in TasksNotes", "TasksNotes", "INAddTasksIntent",
+             ["taskTitles": "call bobo", "temporalEventTrigger": "ten a m"]),
             // Both: the restart, then the correction.
             ("Get me a ride to the, uh, the airport, no, the train station with MonkeyRide", "MonkeyRide", "INRequestRideIntent",
              ["dropOffLocation": "the station"]),
