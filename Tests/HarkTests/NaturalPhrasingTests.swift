@@ -1243,6 +1243,29 @@ struct NaturalPhrasingTests {
         // Without a day and a time after it, no telegraphic reminder: not a task "tonight" at eight.
         await expectNotUnderstood(["I keep forgetting to water the plants, so have MonkeyTodo remind me tonight at eight."], by: assistant)
     }
+    @Test("the forty-third batch (formal requests, speech-recogniser transcripts, requests with a contrast or a condition; written by a helper from the plists alone)")
+    func fortyThirdBatch() async throws {
+        let report = try await typedReport(["requests-43.jsonl"], atLeast: 86)
+        // As written (2026-12-07, before any change for it): 43 of 60 read
+        // right (71.7%), 1 of 26 for nobody acted on ("Pay Bobo 20 dollars
+        // on Venmo, not MonkeyPay"); now 54 of 60, none.
+        expectBatch(report, coverage: 0.88)
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("Would you be so good as to tell me what sorts of ride MonkeyRide can offer me to the zoo?", "MonkeyRide",
+             "INListRideOptionsIntent", ["dropOffLocation": "the zoo"]),
+            ("Please be so kind as to give my last MonkeyRide driver five stars, together with a tip of ten dollars.", "MonkeyRide",
+             "INSendRideFeedbackIntent", ["rating": "5", "tip": "10 USD"]),
+            ("Kindly bring my Vine Swing session in MonkeyFit to an end; I have done quite enough for one morning.", "MonkeyFit",
+             "INEndWorkoutIntent", ["workoutName": "Vine Swing"]),
+            ("I should like to start a new list in TasksNotes called Christmas cards, with Aunt Mabel, the Hendersons and the vicar on it.",
+             "TasksNotes", "INCreateTaskListIntent", ["title": "Christmas cards", "taskTitles": "Aunt Mabel, the Hendersons and the vicar"]),
+            ("Show me only the unread messages from Bobo in MonkeyChat, not the ones I've already read", "MonkeyChat",
+             "INSearchForMessagesIntent", ["attributes": "unread", "senders": "Bobo"]),
+            ("Search MonkeyNotes for the budget note, not the budget list", "TasksNotes", "INSearchForNotebookItemsIntent",
+             ["itemType": "note", "title": "Budget"]),
+        ], by: assistant)
+    }
 
     @Test("the forty-first batch (hesitations and false starts, needs said as facts, slang verbs; written by a helper from the plists alone)")
     func fortyFirstBatch() async throws {
