@@ -244,9 +244,9 @@ extension Assistant {
     /// `text` without a long courtesy it opens with, one the grammars' polite
     /// openings do not have: "I'd be most grateful if you would", "if it's
     /// no trouble", "I'm terribly sorry to be a bother, but", "sorry to
-    /// bother you", "I just want to know", "dear". What follows may open
-    /// politely in the grammars' own words ("please", "would you"). Nil
-    /// when it opens with none.
+    /// bother you", "I just want to know", "I would be grateful to know",
+    /// "dear". What follows may open politely in the grammars' own words
+    /// ("please", "would you"). Nil when it opens with none.
     static func withoutCourtesyOpening(_ text: String) -> String? {
         let words = TypedWord.split(text)
         var start = 0
@@ -389,6 +389,9 @@ extension Assistant {
         // "I just want to know", "I'd like to know": the question follows.
         [.one([["i"], ["i'd"]]), .optional([["just"], ["really"], ["only"]]),
          .one([["want", "to", "know"], ["wanted", "to", "know"], ["need", "to", "know"], ["like", "to", "know"], ["would", "like", "to", "know"]])],
+        // "I would be grateful to know", "I'd be interested to hear": the question follows.
+        [.one([["i'd"], ["i", "would"], ["i", "should"], ["we'd"], ["we", "would"]]), .one([["be"]]), .many(intensifiers),
+         .one([["grateful"], ["obliged"], ["pleased"], ["happy"], ["glad"], ["interested"]]), .one([["to", "know"], ["to", "hear"], ["to", "learn"]])],
         // "could you please be so good as to", "please be so kind as to"
         [.optional([["could", "you"], ["would", "you"], ["will", "you"], ["can", "you"]]), .optional([["please"], ["kindly"]]),
          .one([["be", "so"]]), .one([["good"], ["kind"]]), .one([["as", "to"]])],

@@ -1248,7 +1248,7 @@ struct NaturalPhrasingTests {
         let report = try await typedReport(["requests-43.jsonl"], atLeast: 86)
         // As written (2026-12-07, before any change for it): 43 of 60 read
         // right (71.7%), 1 of 26 for nobody acted on ("Pay Bobo 20 dollars
-        // on Venmo, not MonkeyPay"); now 54 of 60, none.
+        // on Venmo, not MonkeyPay"); now 55 of 60, none.
         expectBatch(report, coverage: 0.88)
         let assistant = try makeAssistant(recognizer: false)
         await expectReadings([
@@ -1264,6 +1264,8 @@ struct NaturalPhrasingTests {
              "INSearchForMessagesIntent", ["attributes": "unread", "senders": "Bobo"]),
             ("Search MonkeyNotes for the budget note, not the budget list", "TasksNotes", "INSearchForNotebookItemsIntent",
              ["itemType": "note", "title": "Budget"]),
+            // A courtesy the question follows.
+            ("I would be grateful to know where my MonkeyRide car is at present.", "MonkeyRide", "INGetRideStatusIntent", [:]),
         ], by: assistant)
     }
 
