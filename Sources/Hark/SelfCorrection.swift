@@ -97,20 +97,22 @@ struct SelfCorrection: Equatable {
         var replaced: Int
         /// Whether the correction starts again with the first word it replaces.
         var restarts = false
-        /// Whether it replaces a value (not free text) ending in the word the
-        /// correction ends in: an amount by an amount ("sixty dollars" by
-        /// "forty five dollars"), a list by a list.
+        /// Whether what it replaces looks like what replaces it: a value
+        /// (not free text) ending in the word the correction ends in (an
+        /// amount by an amount: "sixty dollars" by "forty five dollars"),
+        /// or, read with no basis, as many last words as the correction
+        /// has, ending alike ("nine a m" by "ten a m").
         var alike = false
         var text: String { words.joined(separator: " ") }
     }
 
     /// The ways the correction can stand in for what it corrects, fewest
     /// words replaced first (a slot's words before the tail's at the same
-    /// count), a value ending in the correction's last word before any,
-    /// the whole value before a part ("ask Bobo for sixty dollars for the
-    /// electric bill" + "forty five dollars": the amount, not the bill's
-    /// last word; "at nine a m" + "ten a m": "nine a m", not "a m"). `basis` is how the words before the marker read on their
-    /// own, when they do:
+    /// count); those ``Candidate/alike`` before any, the whole value
+    /// before a part ("ask Bobo for sixty dollars for the electric bill" +
+    /// "forty five dollars": the amount, not the bill's last word; "at nine
+    /// a m" + "ten a m": "nine a m", not "a m"). `basis` is how the words
+    /// before the marker read on their own, when they do:
     /// - one of its slots' words replaced by the correction ("video bobo" +
     ///   "bobo jr on monkeychat"), or by the correction's own clause with
     ///   the rest of the text after all ("add mangoes to the banana stash" +
