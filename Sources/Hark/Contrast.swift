@@ -25,8 +25,8 @@ struct Contrast: Equatable {
     /// The first contrast in `text`, if any: the set-aside words one to
     /// five words long.
     init?(_ text: String) {
+        let range = NSRange(text.startIndex..., in: text)
         for (pattern, keepsFollowing) in Self.patterns {
-            let range = NSRange(text.startIndex..., in: text)
             for match in pattern.matches(in: text, range: range) {
                 guard let whole = Range(match.range, in: text) else { continue }
                 let setAside = match.range(at: 1).location == NSNotFound ? [] : Range(match.range(at: 1), in: text).map { TextParser.tokenize(String(text[$0])) } ?? []

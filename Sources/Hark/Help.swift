@@ -54,7 +54,7 @@ enum Help {
     /// messages, optionally from one sender …" → "find messages"). Nil for
     /// an empty summary.
     static func ability(summary: String, firstClause: Bool = false) -> String? {
-        var text = summary.trimmingCharacters(in: .whitespaces)
+        var text = summary
         if firstClause, let cut = text.firstIndex(where: { $0 == "," || $0 == "(" || $0 == ";" }) { text = String(text[..<cut]) }
         text = text.trimmingCharacters(in: .whitespaces)
         if text.hasSuffix(".") { text.removeLast() }

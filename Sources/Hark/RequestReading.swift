@@ -221,14 +221,14 @@ extension Assistant {
     private func dictatesAcross(_ contrast: Contrast, in parse: Parse) -> Bool {
         let says = textSlots[IntentKey(app: parse.app, intent: parse.intent)] ?? []
         let dictated = parse.slots.filter { says.contains($0.name) }.map { TextParser.tokenize($0.raw) }
+        // The first word after the cut.
+        let next = TextParser.tokenize(contrast.text).dropFirst(contrast.before.count).first
         if contrast.setAside.isEmpty {
-            let after = TextParser.tokenize(contrast.text).dropFirst(contrast.before.count).first
-            return after.map { word in dictated.contains { $0.contains(word) } } ?? false
+            return next.map { word in dictated.contains { $0.contains(word) } } ?? false
         }
         guard let last = contrast.before.last else { return false }
         // Dictated up to the cut, or across it: "the good olive oil, not
         // the cheap one, and something for …" is one list's items.
-        let next = TextParser.tokenize(contrast.text).dropFirst(contrast.before.count).first
         return dictated.contains { words in
             words.last == last || next.map { words.containsRun([last, $0]) } ?? false
         }

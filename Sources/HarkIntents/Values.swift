@@ -217,9 +217,11 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
 
     /// `date`, `daysAhead` days from today, as a `day`: "today", "tomorrow", else its weekday.
     private static func dayName(of date: Date, daysAhead: Int, in calendar: Calendar) -> String {
-        let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        return daysAhead == 0 ? "today" : daysAhead == 1 ? "tomorrow" : weekdays[(calendar.component(.weekday, from: date) + 6) % 7]
+        daysAhead == 0 ? "today" : daysAhead == 1 ? "tomorrow" : weekdays[(calendar.component(.weekday, from: date) + 6) % 7]
     }
+
+    /// The days of the week as a `day` names them, in `Calendar`'s order (Sunday first).
+    private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
     /// An ISO date as said: "2026-12-04" → "December 4"; nil for a named day.
     static func spokenDate(_ text: String) -> String? {
@@ -275,8 +277,7 @@ public struct INDateTime: ParameterConvertible, Hashable, Codable, CustomStringC
     /// ``description`` as said to a person: a weekday with "on" and its
     /// capital ("I'll remind you on Friday at 9 am", not "friday at 9 am").
     public var spokenDescription: String {
-        let weekdays: Set<String> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-        guard minutesFromNow == nil, let day, weekdays.contains(day) else { return description }
+        guard minutesFromNow == nil, let day, Self.weekdays.contains(day) else { return description }
         var time = self
         time.day = nil
         let named = "on " + day.prefix(1).uppercased() + day.dropFirst()
