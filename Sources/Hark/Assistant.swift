@@ -34,6 +34,12 @@ public actor Assistant {
     /// first needed (typed text only) and again after the grammar changes.
     var typoIndex: Typos.Index?
     private(set) var mainParser: TextParser
+    /// Readings already made during one reading of a request, by text: the
+    /// ways of reading a request (without a courtesy, a contrast, a value
+    /// said after it, …) reach the same shorter texts many times over.
+    /// Emptied when the outermost reading ends (values such as "in two
+    /// hours" are read against the clock).
+    var readingMemo = ReadingMemo()
     /// The slots of each app's intents declared free text (`slot NAME:
     /// text`); any other slot read as free text is a `{slot or text}` value
     /// that is on no list (a place), which only a request naming its app

@@ -132,12 +132,30 @@ extension Assistant {
     /// the one addressed; another app named in free text that goes to a
     /// named app stays ("remind me to open MonkeyChat in TasksNotes").
     func requestParses(of text: String) -> [Parse] {
+        if let known = readingMemo.requests[text] { return known }
+        readingMemo.depth += 1
+        defer {
+            readingMemo.depth -= 1
+            if readingMemo.depth == 0 { readingMemo = ReadingMemo() }
+        }
+        let parses = requestParsesUnremembered(of: text)
+        readingMemo.requests[text] = parses
+        return parses
+    }
+
+    private func requestParsesUnremembered(of text: String) -> [Parse] {
         // "Alexa, add eggs to my shopping list" is said to another
         // assistant; "Alexa, ask MonkeyChat to ..." is said to an app here,
         // out of habit.
         let words = TextParser.tokenize(text)
         if TextParser.otherAssistantsWakePhrases.contains(where: { words.starts(with: $0) }),
            namedApps(in: words).isEmpty { return [] }
+        // "…, thanks Hark", "… Over and out.": the request without the
+        // sign-off said to Hark (``withoutSignOff(_:)``).
+        if let plain = Self.withoutSignOff(text) {
+            let parses = requestParses(of: plain)
+            if !parses.isEmpty { return parses }
+        }
         // "I'd be ever so grateful if you could …", "If it's no trouble,
         // please …", "I'm terribly sorry to be a bother, but would you …":
         // the request without the courtesy before it, when that reads.
@@ -171,14 +189,54 @@ extension Assistant {
             // "Pay Bobo 20 dollars on Venmo, not MonkeyPay": the one app named is not the one meant.
             if !namedApps(in: contrast.setAside).isEmpty, namedApps(in: TextParser.tokenize(contrast.text)).isEmpty { return [] }
         }
+        // "The banana stash: add peanut butter to it": a thing named before
+        // the request, which refers back to it, read as a clause before it
+        // (``ReferringBack``). Not where the words that refer back are what
+        // a message or a task says ("Bobo: grab it on the way").
+        if let colon = text.range(of: ":"), (1...5).contains(TextParser.tokenize(String(text[..<colon.lowerBound])).count),
+           TextParser.tokenize(String(text[colon.upperBound...])).contains(where: Self.referringWords.contains) {
+            let parses = requestParses(of: text.replacingCharacters(in: colon, with: ","))
+            if let best = parses.first, !best.slots.contains(where: { $0.isFreeText && TextParser.tokenize($0.raw).contains(where: Self.referringWords.contains) }) {
+                return parses
+            }
+        }
         let parses = requestParsesAsWritten(of: text)
         if let best = parses.first, let plain = withoutLearnersVerb(best, in: text, words: words) { return plain }
+        if let more = valueSaidAfter(in: text, over: parses.first) { return more }
+        // "Pay Bobo Jr. 50 dollars on MonkeyPay RIGHT NOW for the taxi!",
+        // "request 30 bucks from Little Bobo ASAP for the tickets": read
+        // without the words that only hurry, when that reads more values,
+        // or as many with fewer the app does not know ("Little Bobo ASAP"
+        // is no contact). A message keeps them: "come home ASAP" says so.
+        if let calm = Self.withoutUrgency(text) {
+            let calmer = requestParses(of: calm)
+            if let best = calmer.first, parses.first.map({ Self.readsMore(best, than: $0) }) ?? true { return calmer }
+        }
         guard parses.isEmpty else { return parses }
         // Said as a dialect or a politer form says it: read in the words
         // the grammars have, when as written it reads as nothing.
         for plain in Self.plainForms(of: text) {
             let parses = requestParsesAsWritten(of: plain)
             if !parses.isEmpty { return parses }
+        }
+        // Said as the thing wanted, not as an order: "A Jungle Limo for four
+        // to the river with MonkeyRide is what we need", "Bobo's messages
+        // flagged in MonkeyChat" (``Nominal``). Only to an app it names.
+        let named = namedApps(in: words)
+        if !named.isEmpty {
+            for order in Nominal.orders(for: text) {
+                // (Read whole: a guess at the order it stands for drops no
+                // words. Nor may what it takes as free text open it: "send
+                // Uninstall …" is no message to "Uninstall", "show me eggs on
+                // the grocery list" no list called so; "add coconuts … to the
+                // banana stash" adds them.)
+                let parses = wholeRequestParses(of: order.text).filter { parse in
+                    named.contains(parse.app) && (order.addsItems || !parse.slots.contains { slot in
+                        slot.isFreeText && TextParser.tokenize(slot.raw).first == order.thing.first
+                    })
+                }
+                if !parses.isEmpty { return parses }
+            }
         }
         // Said in a temper: "where the hell is my MonkeyRide", "send Little
         // Bobo his bloody 20 bucks", "resume the Vine Swing already": read
@@ -531,6 +589,13 @@ extension Assistant {
     ]
 
     private func requestParsesAsWritten(of text: String) -> [Parse] {
+        if let known = readingMemo.asWritten[text] { return known }
+        let parses = requestParsesAsWrittenUnremembered(of: text)
+        readingMemo.asWritten[text] = parses
+        return parses
+    }
+
+    private func requestParsesAsWrittenUnremembered(of text: String) -> [Parse] {
         let whole = wholeRequestParses(of: text)
         if let best = whole.first, let shorter = withoutAfterthought(best, in: text) { return shorter }
         if let best = whole.first, saysItToAnotherApp(best, in: text) { return [] }
@@ -575,6 +640,108 @@ extension Assistant {
         if first.slots.count != other.slots.count { return first.slots.count > other.slots.count ? back : beside }
         return unknown(first) < unknown(other) ? back : beside
     }
+
+    /// A value said after the request in a clause of its own, as if
+    /// answering what Hark would ask next: "Get a MonkeyRide to the zoo
+    /// for two of us, a Monkey Pool will do", "What's my MonkeyPay
+    /// balance? The savings account", "Start a Bananarific in MonkeyFit,
+    /// indoors, it's pouring". The request read with the clause's words
+    /// joined to it (bare, or after "in", "for" or "with") when that gives
+    /// everything the request without them gives and one value more, a
+    /// value the app knows, said in those words; nil otherwise. Never a
+    /// message's or a note's words: a free-text reading takes no clause.
+    private func valueSaidAfter(in text: String, over asWritten: Parse?) -> [Parse]? {
+        let cuts = Self.clauseBreaks(in: text)
+        guard !cuts.isEmpty, cuts.count <= 4 else { return nil }
+        // The last clause, or the one before a last that is a remark ("…, indoors, it's pouring").
+        for index in cuts.indices.reversed().prefix(2) {
+            let end = index + 1 < cuts.count ? cuts[index + 1].lowerBound : text.endIndex
+            var words = TextParser.tokenize(String(text[cuts[index].upperBound..<end]))
+            if let opener = Self.afterthoughtOpeners.first(where: words.starts(with:)) { words.removeFirst(opener.count) }
+            if let closer = Self.afterthoughtClosers.first(where: words.endsWithRun) { words.removeLast(closer.count) }
+            // (A value, not a clause with a verb of its own: "… if it is not too much trouble".)
+            guard (1...4).contains(words.count), !words.contains(where: Self.notInAValue.contains) else { continue }
+            let head = String(text[..<cuts[index].lowerBound]), rest = String(text[end...])
+            guard let base = requestParsesAsWritten(of: head + rest).first else { continue }
+            let baseSlots = Set(base.slots.map { [$0.name, $0.value] })
+            for connector in ["", "in", "for", "with"] {
+                let joined = ([head, connector] + words).filter { !$0.isEmpty }.joined(separator: " ") + rest
+                let parses = requestParsesAsWritten(of: joined)
+                guard let best = parses.first, best.app == base.app, best.intent == base.intent,
+                      best.slots.count == base.slots.count + 1,
+                      baseSlots.isSubset(of: best.slots.map { [$0.name, $0.value] }),
+                      let added = best.slots.first(where: { !baseSlots.contains([$0.name, $0.value]) }),
+                      !added.isFreeText, words.containsRun(TextParser.tokenize(added.raw)),
+                      // (Not a value said again: "Rate my last MonkeyRide one star. One!")
+                      !base.slots.contains(where: { TextParser.tokenize($0.raw).containsRun(words) }) else { continue }
+                // Not where the request as written already reads as much.
+                if let asWritten, asWritten.app == best.app, asWritten.intent == best.intent,
+                   asWritten.slots.count >= best.slots.count { return nil }
+                return parses
+            }
+        }
+        return nil
+    }
+
+    private static let referringWords: Set<String> = ["it", "them", "there", "him", "her"]
+
+    /// Whether `parse` reads more of a request than `other`: more values,
+    /// or as many with fewer of them words the app does not know.
+    static func readsMore(_ parse: Parse, than other: Parse) -> Bool {
+        if parse.slots.count != other.slots.count { return parse.slots.count > other.slots.count }
+        return parse.slots.filter(\.isFreeText).count < other.slots.filter(\.isFreeText).count
+    }
+
+    /// `text` without the words that only say it is urgent ("right now",
+    /// "ASAP", "immediately"), or nil when it has none.
+    static func withoutUrgency(_ text: String) -> String? {
+        let range = NSRange(text.startIndex..., in: text)
+        guard urgency.firstMatch(in: text, range: range) != nil else { return nil }
+        let calm = urgency.stringByReplacingMatches(in: text, range: range, withTemplate: "")
+        return TextParser.tokenize(calm).isEmpty ? nil : calm
+    }
+
+    private static let urgency = try! NSRegularExpression(
+        pattern: "\\s*,?\\s*\\b(?:right\\s+now|asap|a\\.s\\.a\\.p\\.?|as\\s+soon\\s+as\\s+(?:possible|you\\s+can)|immediately|urgently|right\\s+away|straight\\s+away|this\\s+(?:instant|minute|second))\\b[!.]*(?=\\s|,|$|[!?.])",
+        options: [.caseInsensitive])
+
+    /// `text` without a sign-off said to Hark after the request, or nil:
+    /// thanks naming Hark ("…, thanks Hark", "…? Cheers, Hark."), a radio
+    /// sign-off ("… Over and out."), or thanks or "that's all" after a
+    /// request that opens by addressing Hark ("Hey Hark, send … saying the
+    /// meeting moved to three, thanks."). Bare thanks after a message to
+    /// no one in particular may be the message's ("… saying see you, thanks").
+    static func withoutSignOff(_ text: String) -> String? {
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = signOff.firstMatch(in: text, range: range), let cut = Range(match.range, in: text),
+              let said = Range(match.range(at: 1), in: text) else { return nil }
+        let words = TextParser.tokenize(String(text[said]))
+        let toHark = words.contains { ["hark", "computer"].contains($0) } || words.starts(with: ["over", "and", "out"])
+            || words.starts(with: ["that'll", "be", "all"]) || words.starts(with: ["that", "will", "be", "all"])
+        let opensToHark = [["hey", "hark"], ["ok", "hark"], ["okay", "hark"], ["hark"], ["computer"], ["hi", "hark"]]
+            .contains { TextParser.tokenize(text).starts(with: $0) }
+        guard toHark || opensToHark else { return nil }
+        let plain = String(text[..<cut.lowerBound])
+        return TextParser.tokenize(plain).isEmpty ? nil : plain
+    }
+
+    private static let signOff = try! NSRegularExpression(
+        pattern: "[,.;!?]\\s*((?:(?:many\\s+)?(?:thanks|thank\\s+you|cheers|ta|thx)(?:\\s+(?:so\\s+much|a\\s+lot|very\\s+much|again|a\\s+bunch))?(?:\\s*,?\\s*(?:hark|computer|mate|buddy))?|over\\s+and\\s+out|that['’]?s\\s+all(?:\\s+for\\s+now)?(?:\\s*,?\\s*thanks)?|that\\s+is\\s+all|that['’]?ll\\s+be\\s+all|that\\s+will\\s+be\\s+all)(?:\\s*,?\\s*(?:hark|computer))?)\\s*[.!]*\\s*$",
+        options: [.caseInsensitive])
+
+    /// Words no value said after the request holds: a subject, a verb that tells.
+    private static let notInAValue: Set<String> = [
+        "i", "i'm", "i've", "i'd", "we", "you", "he", "she", "they", "it", "it's", "is", "are", "was", "were", "has", "have", "had",
+        "don't", "can't", "not", "no", "never", "mind",
+    ]
+
+    /// Words before a value said after the request: "…, make it a Monkey Pool".
+    private static let afterthoughtOpeners: [[String]] = [["make", "it"], ["make", "that"], ["and"], ["preferably"], ["ideally"]]
+    /// Words after it: "…, a Monkey Pool will do", "…, indoors please".
+    private static let afterthoughtClosers: [[String]] = [
+        ["will", "do"], ["is", "fine"], ["would", "be", "great"], ["would", "be", "good"], ["would", "be", "best"],
+        ["is", "best"], ["works"], ["please"], ["if", "possible"], ["thanks"],
+    ]
 
     /// The request in one of the clauses of `text` beside others that are no
     /// part of it (see ``requestParsesAsWritten(of:)``).
@@ -1491,4 +1658,12 @@ extension Assistant {
         "weekend", "break", "schedule", "track", "board", "hold", "duty", "call", "purpose", "fire",
         "lunch", "dinner", "breakfast", "coffee", "drinks", "christmas", "easter", "summer", "winter",
     ]
+}
+
+/// The readings made during one reading of a request (``Assistant/readingMemo``).
+struct ReadingMemo {
+    var requests: [String: [Parse]] = [:]
+    var asWritten: [String: [Parse]] = [:]
+    /// How many readings are under way, one inside another.
+    var depth = 0
 }

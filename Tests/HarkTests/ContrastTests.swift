@@ -22,6 +22,29 @@ import Testing
              ["workoutName": "Bananarific", "workoutLocationType": "indoor"]),
             ("Remind me in MonkeyTodo to water the plants, but not until Friday evening", "TasksNotes", "INAddTasksIntent",
              ["taskTitles": "water the plants", "temporalEventTrigger": "friday evening"]),
+            // Set aside after the question; the value said after the request.
+            ("What's my MonkeyPay balance? Not checking, the savings account", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Savings"]),
+            ("Get a MonkeyRide from the office to the zoo for two of us, but not a Jungle Limo, a Monkey Pool will do", "MonkeyRide",
+             "INRequestRideIntent", ["pickupLocation": "work", "dropOffLocation": "the zoo", "partySize": "2", "rideOptionName": "monkey-pool"]),
+            ("Start a Bananarific in MonkeyFit, indoors rather than outdoors, it's pouring", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Bananarific", "workoutLocationType": "indoor"]),
+            // The list named before the request that refers back to it.
+            ("Not the grocery list, the banana stash: add peanut butter to it in List-o-Mat", "ListOMat", "INAddTasksIntent",
+             ["targetTaskList": "Banana Stash", "taskTitles": "peanut butter"]),
+            // Not done one way, done another with the same verb.
+            ("In MonkeyChat, don't mark Bobo's messages as read, mark them as unread", "MonkeyChat", "INSetMessageAttributeIntent",
+             ["sender": "Bobo", "attribute": "unread"]),
+        ], by: assistant)
+    }
+
+    @Test("a value said after the request in a clause of its own joins it; a message's words do not")
+    func valueSaidAfter() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("Book a MonkeyRide to the zoo, make it a Monkey Pool", "MonkeyRide", "INRequestRideIntent",
+             ["dropOffLocation": "the zoo", "rideOptionName": "monkey-pool"]),
+            ("What's my MonkeyPay balance, the savings account", "MonkeyPay", "INSearchForAccountsIntent", ["accountNickname": "Savings"]),
+            ("text Bobo on MonkeyChat I'm late, in the car", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "I'm late, in the car"]),
         ], by: assistant)
     }
 
@@ -52,6 +75,27 @@ import Testing
         let contrast = try #require(Contrast(text))
         #expect(contrast.text.split(separator: " ") == kept.split(separator: " "))
         #expect(contrast.setAside == setAside)
+    }
+
+    @Test("not done one way, done another: the second, its pronoun read as the first's words", arguments: [
+        ("In MonkeyChat, don't mark Bobo's messages as read, mark them as unread", "In MonkeyChat, mark bobo's messages as unread"),
+        ("don't add it to the grocery list, add it to the banana stash", "add it to the banana stash"),
+        ("Do not book a Jungle Limo; book a Monkey Pool to the zoo", "book a monkey pool to the zoo"),
+    ])
+    func doneOtherwise(_ text: String, _ kept: String) throws {
+        let contrast = try #require(Contrast(text))
+        #expect(contrast.text == kept)
+        #expect(contrast.setAside.isEmpty)
+    }
+
+    @Test("a message that says not to do a thing and to do it another way says all of it")
+    func doneOtherwiseDictated() async throws {
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            ("tell Bobo on MonkeyChat don't wait up, wait at the station", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "don't wait up, wait at the station"]),
+        ], by: assistant)
+        #expect(Contrast("don't worry, I'll be there") == nil)
     }
 
     @Test("'not' saying how, not which, is no contrast")

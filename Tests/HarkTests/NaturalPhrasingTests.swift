@@ -1269,6 +1269,59 @@ struct NaturalPhrasingTests {
         ], by: assistant)
     }
 
+    @Test("the forty-fourth batch (urgent requests, requests addressed to Hark with a sign-off, requests said as the thing wanted; written by a helper from the plists alone)")
+    func fortyFourthBatch() async throws {
+        let report = try await typedReport(["requests-44.jsonl"], atLeast: 86)
+        // As written (2026-12-07, before any change for it): 37 of 60 read
+        // right (61.7%), 3 of the 20 said as the thing wanted, 0 of 26 for
+        // nobody acted on; now 59 of 60, none.
+        expectBatch(report, coverage: 0.95)
+        let assistant = try makeAssistant(recognizer: false)
+        await expectReadings([
+            // Said as the thing wanted (``Nominal``).
+            ("A Jungle Limo for four to the river with MonkeyRide is what we need", "MonkeyRide", "INRequestRideIntent",
+             ["rideOptionName": "jungle-limo", "partySize": "4", "dropOffLocation": "the river"]),
+            ("Bobo's messages flagged in MonkeyChat, please", "MonkeyChat", "INSetMessageAttributeIntent", ["sender": "Bobo", "attribute": "flagged"]),
+            ("Coconuts and mangoes onto the banana stash in List-o-Mat", "ListOMat", "INAddTasksIntent",
+             ["targetTaskList": "Banana Stash", "taskTitles": "Coconuts and mangoes"]),
+            ("Time for an indoor Bananarific workout in MonkeyFit, 20 minutes", "MonkeyFit", "INStartWorkoutIntent",
+             ["workoutName": "Bananarific", "workoutLocationType": "indoor", "goal": "twenty minutes"]),
+            ("Payment of 25 dollars to Bobo via UnicornPay for the pizza needed", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Bobo", "currencyAmount": "twenty five dollars", "note": "the pizza"]),
+            ("The task finish the slides marked as done in TasksNotes, please", "TasksNotes", "INSetTaskAttributeIntent",
+             ["targetTask": "Finish the Slides", "status": "completed"]),
+            ("A message to Little Bobo on MonkeyChat, please: dinner's at seven", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Little Bobo", "content": "dinner's at seven"]),
+            // The same said as an order.
+            ("make a transfer of 100 dollars from checking to savings in MonkeyPay", "MonkeyPay", "INTransferMoneyIntent",
+             ["fromAccount": "Checking", "toAccount": "Savings", "transactionAmount": "one hundred dollars"]),
+            ("put an end to my Coconut Crunch workout in MonkeyFit", "MonkeyFit", "INEndWorkoutIntent", ["workoutName": "Coconut Crunch"]),
+            ("show me the status of my MonkeyRide ride", "MonkeyRide", "INGetRideStatusIntent", [:]),
+            ("Hark, bring up my MonkeyPay QR code for getting paid", "MonkeyPay", "INGetVisualCodeIntent", ["visualCodeType": "requestPayment"]),
+            // A sign-off said to Hark is no part of a message or a note.
+            ("Hey Hark, send a message to Bobo the Great on MonkeyChat saying the meeting moved to three, thanks.", "MonkeyChat",
+             "INSendMessageIntent", ["recipients": "Bobo the Great", "content": "the meeting moved to three"]),
+            ("Hark, can you do me a favour and send Little Bobo 15 dollars on UnicornPay for lunch? Thanks Hark.", "MonkeyPay",
+             "INSendPaymentIntent", ["payee": "Little Bobo", "currencyAmount": "fifteen dollars", "note": "lunch"]),
+            ("Computer, create a camping list in ListOMat with tent, torch and matches. Over and out.", "ListOMat", "INCreateTaskListIntent",
+             ["title": "camping", "taskTitles": "tent, torch and matches"]),
+            // Words that only hurry are no value.
+            ("Pay Bobo Jr. 50 dollars on MonkeyPay RIGHT NOW for the taxi!", "MonkeyPay", "INSendPaymentIntent",
+             ["payee": "Bobo Jr.", "currencyAmount": "fifty dollars", "note": "the taxi"]),
+            ("UnicornPay, request 30 bucks from Little Bobo ASAP for the concert tickets!!", "MonkeyPay", "INRequestPaymentIntent",
+             ["payer": "Little Bobo", "currencyAmount": "thirty bucks", "note": "the concert tickets"]),
+        ], by: assistant)
+        // Thanks said to no one in particular may be the message's; "ASAP" in a message is said.
+        await expectReadings([
+            ("send a message to Bobo on MonkeyChat saying see you soon, thanks", "MonkeyChat", "INSendMessageIntent",
+             ["recipients": "Bobo", "content": "see you soon, thanks"]),
+            ("text Bobo on MonkeyChat saying come home ASAP", "MonkeyChat", "INSendMessageIntent", ["recipients": "Bobo", "content": "come home ASAP"]),
+        ], by: assistant)
+        // A thing named to an app is no request unless the app can be asked for it; a statement keeps its verb.
+        await expectNotUnderstood(["A pizza with extra cheese from MonkeyChat would be great", "My MonkeyFit workout was cancelled yesterday"],
+                                  by: assistant)
+    }
+
     @Test("the forty-first batch (hesitations and false starts, needs said as facts, slang verbs; written by a helper from the plists alone)")
     func fortyFirstBatch() async throws {
         let report = try await typedReport(["requests-41.jsonl"], atLeast: 86)
